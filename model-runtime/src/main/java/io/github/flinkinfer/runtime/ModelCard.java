@@ -1,0 +1,142 @@
+package io.github.flinkinfer.runtime;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Everything needed to load and run one model: files with checksums, tokenizer, shapes and
+ * post-processing. Loaded from JSON; built-in cards live under {@code models/} on the classpath.
+ *
+ * <pre>{@code
+ * ModelCard card = ModelCard.resolve("all-minilm-l6-v2");       // built-in
+ * ModelCard mine = ModelCard.resolve("/models/my-model/card.json"); // user-supplied
+ * }</pre>
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+public final class ModelCard implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final ObjectMapper JSON =
+            JsonMapper.builder()
+                    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .build();
+
+    /** Names of the built-in models, first is the default. */
+    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q");
+
+    public String name;
+    public String version;
+    public Task task = Task.EMBEDDING;
+    public ModelFile onnx;
+    public ModelFile tokenizer;
+    public int maxSequenceLength;
+    public Inputs inputs = new Inputs();
+    public String output = "last_hidden_state";
+    public Pooling pooling = Pooling.MEAN;
+    public boolean normalize = true;
+    /** Model shape, used to count FLOPs in the benchmark and the report. */
+    public Shape shape;
+    /** Free-text notes shown in reports (e.g. "int8 activations are quantized per batch"). */
+    public String notes;
+
+    /** Directory that relative file paths resolve against; null for built-in cards. */
+    @JsonIgnore public String baseDirectory;
+
+    /** ONNX graph input names. */
+    public static final class Inputs implements Serializable {
+        private static final long serialVersionUID = 1L;
+        public String inputIds = "input_ids";
+        public String attentionMask = "attention_mask";
+        /** Null when the graph has no token type input. */
+        public String tokenTypeIds = "token_type_ids";
+    }
+
+    /** Transformer encoder shape. */
+    public static final class Shape implements Serializable {
+        private static final long serialVersionUID = 1L;
+        public int layers;
+        public int hidden;
+        public int intermediate;
+        public int heads;
+    }
+
+    /** A built-in name (see {@link #BUILT_IN}) or the path of a card JSON file. */
+    public static ModelCard resolve(String nameOrPath) {
+        Objects.requireNonNull(nameOrPath, "model");
+        String key = nameOrPath.toLowerCase(Locale.ROOT);
+        if (BUILT_IN.contains(key)) {
+            return builtIn(key);
+        }
+        Path path = Path.of(nameOrPath);
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException(
+                    "Unknown model '" + nameOrPath + "': not a built-in model " + BUILT_IN
+                            + " and not a model card file");
+        }
+        return load(path);
+    }
+
+    public static ModelCard builtIn(String name) {
+        String resource = "models/" + name + ".json";
+        try (InputStream in = ModelCard.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalArgumentException("No built-in model card " + resource);
+            }
+            return JSON.readValue(in, ModelCard.class).validate();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read built-in model card " + resource, e);
+        }
+    }
+
+    public static ModelCard load(Path cardFile) {
+        try {
+            ModelCard card = JSON.readValue(cardFile.toFile(), ModelCard.class);
+            card.baseDirectory = cardFile.toAbsolutePath().getParent().toString();
+            return card.validate();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    "Cannot read model card " + cardFile + ": " + e.getMessage(), e);
+        }
+    }
+
+    ModelCard validate() {
+        require(name != null && !name.isBlank(), "name");
+        require(version != null && !version.isBlank(), "version");
+        require(onnx != null, "onnx");
+        require(tokenizer != null, "tokenizer");
+        require(maxSequenceLength > 1, "maxSequenceLength (> 1)");
+        require(output != null, "output");
+        return this;
+    }
+
+    private void require(boolean ok, String field) {
+        if (!ok) {
+            throw new IllegalArgumentException(
+                    "Model card " + (name == null ? "" : "'" + name + "' ") + "needs " + field);
+        }
+    }
+
+    /** Short identity for logs and outputs: {@code name@version}. */
+    public String id() {
+        return name + "@" + version;
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

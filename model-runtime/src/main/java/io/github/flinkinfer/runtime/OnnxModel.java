@@ -1,0 +1,185 @@
+package io.github.flinkinfer.runtime;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An ONNX transformer encoder behind {@link ModelRuntime}: pads the batch to its longest input,
+ * runs the session, then pools (mean or CLS) and optionally L2-normalizes per the model card.
+ * Input buffers are reused across batches to avoid per-batch allocation. Not thread-safe: one
+ * instance per inference thread.
+ */
+public final class OnnxModel implements ModelRuntime {
+    private final ModelCard card;
+    private final OrtSession session;
+    private final Device device;
+    private final OrtEnvironment env = OrtEnvironment.getEnvironment();
+    private final boolean hasTokenTypes;
+    private long[] idsBuffer = new long[0];
+    private long[] maskBuffer = new long[0];
+    private long[] typesBuffer = new long[0];
+
+    private OnnxModel(ModelCard card, OrtSessions.Created created) {
+        this.card = card;
+        this.session = created.session();
+        this.device = created.device();
+        this.hasTokenTypes =
+                card.inputs.tokenTypeIds != null
+                        && session.getInputNames().contains(card.inputs.tokenTypeIds);
+        requireName(card.inputs.inputIds, session.getInputNames().contains(card.inputs.inputIds));
+        requireName(
+                card.inputs.attentionMask,
+                session.getInputNames().contains(card.inputs.attentionMask));
+        requireName(card.output, session.getOutputNames().contains(card.output));
+    }
+
+    private void requireName(String name, boolean present) {
+        if (!present) {
+            closeQuietly();
+            throw new IllegalArgumentException(
+                    "Model '" + card.name + "' has no graph input/output named '" + name
+                            + "' (inputs " + session.getInputNames() + ", outputs "
+                            + session.getOutputNames() + ")");
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            session.close();
+        } catch (OrtException ignored) {
+            // already failing; the name error is the one to report
+        }
+    }
+
+    /** Verifies the card's checksums and creates the session. */
+    public static OnnxModel load(ModelCard card, RuntimeOptions options) {
+        if (card.task != Task.EMBEDDING) {
+            throw new IllegalArgumentException(
+                    "Model '" + card.name + "' has task " + card.task
+                            + "; this runtime supports embedding models");
+        }
+        byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+        try {
+            return new OnnxModel(card, OrtSessions.create(bytes, options));
+        } catch (OrtException e) {
+            throw new IllegalStateException("Cannot create ONNX session for " + card.id(), e);
+        }
+    }
+
+    @Override
+    public float[][] infer(List<int[]> batch) {
+        int rows = batch.size();
+        int cols = 0;
+        for (int[] ids : batch) {
+            cols = Math.max(cols, ids.length);
+        }
+        int n = rows * cols;
+        ensureCapacity(n);
+        for (int r = 0; r < rows; r++) {
+            int[] ids = batch.get(r);
+            int base = r * cols;
+            for (int c = 0; c < cols; c++) {
+                boolean real = c < ids.length;
+                idsBuffer[base + c] = real ? ids[c] : 0L;
+                maskBuffer[base + c] = real ? 1L : 0L;
+            }
+        }
+        long[] shape = {rows, cols};
+        Map<String, OnnxTensor> inputs = new HashMap<>(4);
+        try {
+            inputs.put(card.inputs.inputIds, tensor(idsBuffer, n, shape));
+            inputs.put(card.inputs.attentionMask, tensor(maskBuffer, n, shape));
+            if (hasTokenTypes) {
+                inputs.put(card.inputs.tokenTypeIds, tensor(typesBuffer, n, shape));
+            }
+            try (OrtSession.Result result = session.run(inputs, java.util.Set.of(card.output))) {
+                OnnxTensor out = (OnnxTensor) result.get(0);
+                long[] outShape = out.getInfo().getShape();
+                return pool(out.getFloatBuffer(), batch, cols, (int) outShape[outShape.length - 1]);
+            }
+        } catch (OrtException | RuntimeException e) {
+            throw InferenceException.from(e);
+        } catch (OutOfMemoryError e) {
+            throw InferenceException.from(e);
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    private OnnxTensor tensor(long[] data, int n, long[] shape) throws OrtException {
+        return OnnxTensor.createTensor(env, LongBuffer.wrap(data, 0, n), shape);
+    }
+
+    private void ensureCapacity(int n) {
+        if (idsBuffer.length < n) {
+            idsBuffer = new long[n];
+            maskBuffer = new long[n];
+            typesBuffer = new long[n]; // zeros: single-sequence inputs
+        }
+    }
+
+    /** Pools [rows, cols, hidden] token vectors under the attention mask. */
+    private float[][] pool(FloatBuffer hiddenStates, List<int[]> batch, int cols, int hidden) {
+        float[][] out = new float[batch.size()][hidden];
+        for (int r = 0; r < batch.size(); r++) {
+            float[] v = out[r];
+            int len = batch.get(r).length;
+            int rowBase = r * cols * hidden;
+            if (card.pooling == Pooling.CLS) {
+                hiddenStates.get(rowBase, v, 0, hidden);
+            } else {
+                for (int t = 0; t < len; t++) {
+                    int off = rowBase + t * hidden;
+                    for (int h = 0; h < hidden; h++) {
+                        v[h] += hiddenStates.get(off + h);
+                    }
+                }
+                float inv = 1f / Math.max(1, len);
+                for (int h = 0; h < hidden; h++) {
+                    v[h] *= inv;
+                }
+            }
+            if (card.normalize) {
+                normalize(v);
+            }
+        }
+        return out;
+    }
+
+    static void normalize(float[] v) {
+        double sum = 0;
+        for (float x : v) {
+            sum += (double) x * x;
+        }
+        float inv = (float) (1.0 / Math.max(Math.sqrt(sum), 1e-12));
+        for (int i = 0; i < v.length; i++) {
+            v[i] *= inv;
+        }
+    }
+
+    @Override
+    public ModelCard card() {
+        return card;
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } catch (OrtException e) {
+            throw new IllegalStateException("Cannot close session of " + card.id(), e);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.flinkinfer.runtime;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Builds ONNX Runtime sessions from {@link RuntimeOptions}; the device seam lives here. */
+public final class OrtSessions {
+    private static final Logger LOG = LoggerFactory.getLogger(OrtSessions.class);
+
+    private OrtSessions() {}
+
+    /** A created session and the device it actually runs on (after any fallback). */
+    public record Created(OrtSession session, Device device) {}
+
+    public static Created create(byte[] model, RuntimeOptions options) throws OrtException {
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtSession.SessionOptions so = new OrtSession.SessionOptions();
+        so.setOptimizationLevel(optLevel(options.optimizationLevel()));
+        if (options.intraOpThreads() > 0) {
+            so.setIntraOpNumThreads(options.intraOpThreads());
+        }
+        so.setInterOpNumThreads(1);
+        Device device = selectDevice(so, options.device());
+        return new Created(env.createSession(model, so), device);
+    }
+
+    /** Adds the CUDA provider when asked; falls back to CPU only for {@code auto}. */
+    static Device selectDevice(OrtSession.SessionOptions so, Device requested) {
+        if (requested.kind() == Device.Kind.CPU) {
+            return Device.CPU;
+        }
+        try {
+            so.addCUDA(requested.index());
+            return new Device(Device.Kind.CUDA, requested.index());
+        } catch (OrtException | RuntimeException | LinkageError e) {
+            if (requested.kind() == Device.Kind.AUTO) {
+                LOG.warn(
+                        "Device auto: CUDA provider unavailable ({}); running on CPU",
+                        e.getMessage());
+                return Device.CPU;
+            }
+            throw new DeviceUnavailableException(
+                    "Device " + requested + " requested but the CUDA execution provider cannot be"
+                            + " used: " + e.getMessage() + ". Build with -Pgpu (onnxruntime_gpu)"
+                            + " and install CUDA 12 + cuDNN 9, or use --device auto|cpu.",
+                    e);
+        }
+    }
+
+    static OptLevel optLevel(String name) {
+        switch (name == null ? "" : name.toLowerCase(Locale.ROOT)) {
+            case "none":
+                return OptLevel.NO_OPT;
+            case "basic":
+                return OptLevel.BASIC_OPT;
+            case "extended":
+                return OptLevel.EXTENDED_OPT;
+            case "all":
+                return OptLevel.ALL_OPT;
+            default:
+                throw new IllegalArgumentException(
+                        "Unknown optimization level '" + name + "': none, basic, extended or all");
+        }
+    }
+}

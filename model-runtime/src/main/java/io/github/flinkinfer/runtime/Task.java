@@ -1,0 +1,7 @@
+package io.github.flinkinfer.runtime;
+
+/** What a model computes; decides the post-processing. */
+public enum Task {
+    EMBEDDING,
+    CLASSIFICATION
+}
