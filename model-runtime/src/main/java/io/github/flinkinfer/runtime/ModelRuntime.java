@@ -10,7 +10,7 @@ import java.util.List;
 public interface ModelRuntime extends AutoCloseable {
 
     /** Runs the batch. Throws {@link InferenceException} when it cannot. */
-    float[][] infer(List<int[]> batch);
+    Inference infer(List<int[]> batch);
 
     ModelCard card();
 

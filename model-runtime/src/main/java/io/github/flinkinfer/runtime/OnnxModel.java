@@ -22,6 +22,7 @@ public final class OnnxModel implements ModelRuntime {
     private final Device device;
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final boolean hasTokenTypes;
+    private final java.util.Set<String> outputNames;
     private long[] idsBuffer = new long[0];
     private long[] maskBuffer = new long[0];
     private long[] typesBuffer = new long[0];
@@ -30,6 +31,7 @@ public final class OnnxModel implements ModelRuntime {
         this.card = card;
         this.session = created.session();
         this.device = created.device();
+        this.outputNames = java.util.Set.of(card.output);
         this.hasTokenTypes =
                 card.inputs.tokenTypeIds != null
                         && session.getInputNames().contains(card.inputs.tokenTypeIds);
@@ -74,7 +76,8 @@ public final class OnnxModel implements ModelRuntime {
     }
 
     @Override
-    public float[][] infer(List<int[]> batch) {
+    public Inference infer(List<int[]> batch) {
+        long t0 = System.nanoTime();
         int rows = batch.size();
         int cols = 0;
         for (int[] ids : batch) {
@@ -99,10 +102,14 @@ public final class OnnxModel implements ModelRuntime {
             if (hasTokenTypes) {
                 inputs.put(card.inputs.tokenTypeIds, tensor(typesBuffer, n, shape));
             }
-            try (OrtSession.Result result = session.run(inputs, java.util.Set.of(card.output))) {
+            long t1 = System.nanoTime();
+            try (OrtSession.Result result = session.run(inputs, outputNames)) {
+                long t2 = System.nanoTime();
                 OnnxTensor out = (OnnxTensor) result.get(0);
                 long[] outShape = out.getInfo().getShape();
-                return pool(out.getFloatBuffer(), batch, cols, (int) outShape[outShape.length - 1]);
+                float[][] vectors =
+                        pool(out.getFloatBuffer(), batch, cols, (int) outShape[outShape.length - 1]);
+                return new Inference(vectors, t1 - t0, t2 - t1, System.nanoTime() - t2);
             }
         } catch (OrtException | RuntimeException e) {
             throw InferenceException.from(e);

@@ -55,7 +55,7 @@ class ReferenceEmbeddingTest {
                     mixed.subList(start, Math.min(mixed.size(), start + 16)).stream()
                             .map(t -> tokenizer.encode(t).ids())
                             .collect(Collectors.toList());
-            for (float[] v : model.infer(batch)) {
+            for (float[] v : model.infer(batch).vectors()) {
                 ours.add(v);
             }
         }
@@ -78,9 +78,9 @@ class ReferenceEmbeddingTest {
     void batchingDoesNotChangeFp32Outputs() {
         List<String> texts = SampleTexts.texts(24);
         List<int[]> batch = texts.stream().map(t -> tokenizer.encode(t).ids()).toList();
-        float[][] together = model.infer(batch);
+        float[][] together = model.infer(batch).vectors();
         for (int i = 0; i < texts.size(); i++) {
-            float[] alone = model.infer(List.of(batch.get(i)))[0];
+            float[] alone = model.infer(List.of(batch.get(i))).vectors()[0];
             assertThat(cosine(alone, together[i])).isGreaterThan(0.99999);
         }
     }

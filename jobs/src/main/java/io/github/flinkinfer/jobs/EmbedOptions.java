@@ -1,0 +1,164 @@
+package io.github.flinkinfer.jobs;
+
+import io.github.flinkinfer.jobs.io.InputFormat;
+import io.github.flinkinfer.operators.OverlongPolicy;
+import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * Every option of the embedding job, with its default and help text. Used as a picocli mixin
+ * by the commands and parsed by tests and the deployment manifests' check, so the CLI, the docs
+ * and the manifests cannot drift apart.
+ */
+public class EmbedOptions {
+
+    @Option(names = {"-i", "--input"}, required = true, split = ",",
+            description = "Input files or directories (comma-separated or repeated).")
+    public List<String> inputs = new ArrayList<>();
+
+    @Option(names = "--format",
+            description = "Input format: ${COMPLETION-CANDIDATES}. Default: from the file extension"
+                    + " (.jsonl/.json, .csv, .txt, .parquet).")
+    public InputFormat format;
+
+    @Option(names = "--id-field", defaultValue = "id",
+            description = "JSON/CSV/Parquet field holding the document id. Default: ${DEFAULT-VALUE}.")
+    public String idField;
+
+    @Option(names = "--text-field", defaultValue = "text",
+            description = "JSON/CSV/Parquet field holding the text. Default: ${DEFAULT-VALUE}.")
+    public String textField;
+
+    @Option(names = {"-o", "--output"}, required = true,
+            description = "Output directory; gets embeddings/, metrics/, errors/ and run-summary.json.")
+    public String output;
+
+    @Option(names = "--output-format", split = ",", defaultValue = "parquet",
+            description = "Embedding output formats: parquet, jsonl (comma-separated)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public List<String> outputFormats = new ArrayList<>();
+
+    @Option(names = {"-m", "--model"}, defaultValue = "all-minilm-l6-v2",
+            description = "Built-in model name (all-minilm-l6-v2 = fp32, all-minilm-l6-v2-q = int8)"
+                    + " or path to a model card JSON. Default: ${DEFAULT-VALUE}.")
+    public String model;
+
+    @Option(names = "--max-length", defaultValue = "0",
+            description = "Max tokens per input (0 = the model card's maximum).")
+    public int maxLength;
+
+    @Option(names = "--overlong", defaultValue = "TRUNCATE",
+            description = "Inputs longer than --max-length: ${COMPLETION-CANDIDATES}."
+                    + " TRUNCATE flags the output row. Default: ${DEFAULT-VALUE}.")
+    public OverlongPolicy overlong;
+
+    @Option(names = "--bucket-edges", split = ",", defaultValue = "16,32,64,128,256,512",
+            description = "Upper token lengths of the length buckets. Default: ${DEFAULT-VALUE}.")
+    public int[] bucketEdges;
+
+    @Option(names = "--max-batch-tokens", defaultValue = "8192",
+            description = "Token budget: max padded tokens (rows x longest row) per batch."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public int maxBatchTokens;
+
+    @Option(names = "--max-batch-size", defaultValue = "256",
+            description = "Max rows per batch. Default: ${DEFAULT-VALUE}.")
+    public int maxBatchSize;
+
+    @Option(names = "--max-buffered-items", defaultValue = "4096",
+            description = "Max items buffered per subtask before the fullest bucket is flushed."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public int maxBufferedItems;
+
+    @Option(names = "--lookahead-batches", defaultValue = "4",
+            description = "A bucket is sorted and cut into batches once it holds this many batches'"
+                    + " worth of items. Default: ${DEFAULT-VALUE}.")
+    public int lookaheadBatches;
+
+    @Option(names = "--max-wait-ms", defaultValue = "0",
+            description = "Flush a bucket whose oldest item waited this long (0 = only when full or"
+                    + " at end of input; set it for unbounded sources). Default: ${DEFAULT-VALUE}.")
+    public long maxWaitMillis;
+
+    @Option(names = {"-p", "--parallelism"}, defaultValue = "0",
+            description = "Inference subtasks (0 = number of cores on the embedded cluster, the"
+                    + " cluster default otherwise).")
+    public int parallelism;
+
+    @Option(names = "--intra-op-threads", defaultValue = "1",
+            description = "ONNX Runtime threads per inference subtask (0 = ORT default)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public int intraOpThreads;
+
+    @Option(names = "--optimization-level", defaultValue = "all",
+            description = "ONNX Runtime graph optimization: none, basic, extended, all."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public String optimizationLevel;
+
+    @Option(names = "--device", defaultValue = "cpu",
+            description = "cpu, cuda, cuda:N or auto (CUDA if available, else CPU)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public String device;
+
+    @Option(names = "--max-record-bytes", defaultValue = "1048576",
+            description = "Lines longer than this go to errors (record_too_large) unread."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public int maxRecordBytes;
+
+    @Option(names = "--run-id",
+            description = "Names output files (part-<run-id>-...). Default: a timestamp.")
+    public String runId;
+
+    @Option(names = "--overwrite",
+            description = "Replace the outputs of an earlier run with the same --run-id (local"
+                    + " output only). Without it such a run is refused, so outputs never duplicate.")
+    public boolean overwrite;
+
+    @Option(names = "--runtime-mode", defaultValue = "BATCH",
+            description = "Flink runtime mode: BATCH (bounded inputs) or STREAMING (checkpointed)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public String runtimeMode;
+
+    @Option(names = "--checkpoint-interval-ms", defaultValue = "30000",
+            description = "Checkpoint interval in STREAMING mode. Default: ${DEFAULT-VALUE}.")
+    public long checkpointIntervalMillis;
+
+    @Option(names = "--restart-attempts", defaultValue = "3",
+            description = "Fixed-delay restart attempts after a failure. Default: ${DEFAULT-VALUE}.")
+    public int restartAttempts;
+
+    public ModelCard modelCard() {
+        return ModelCard.resolve(model);
+    }
+
+    public RuntimeOptions runtimeOptions() {
+        return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength);
+    }
+
+    public BatchingConfig batching() {
+        return new BatchingConfig(bucketEdges, maxBatchTokens, maxBatchSize, maxBufferedItems,
+                lookaheadBatches, maxWaitMillis);
+    }
+
+    /** Checks option combinations early, before any Flink work starts. */
+    public void validate() {
+        ModelCard card = modelCard();
+        batching().validateFor(runtimeOptions().effectiveMaxLength(card));
+        for (String f : outputFormats) {
+            if (!f.equals("parquet") && !f.equals("jsonl")) {
+                throw new IllegalArgumentException("--output-format must be parquet or jsonl, not " + f);
+            }
+        }
+        if (!runtimeMode.equalsIgnoreCase("BATCH") && !runtimeMode.equalsIgnoreCase("STREAMING")) {
+            throw new IllegalArgumentException("--runtime-mode must be BATCH or STREAMING");
+        }
+        if (maxRecordBytes <= 0) {
+            throw new IllegalArgumentException("--max-record-bytes must be > 0");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.github.flinkinfer.jobs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Keeps re-runs from duplicating outputs: files of a run are named after its run id, and a run
+ * id that already has files is refused, or its files removed first with {@code --overwrite}.
+ * Only local output directories are checked (remote ones rely on unique run ids).
+ */
+final class OutputDirectory {
+    private OutputDirectory() {}
+
+    static void prepare(String output, String runId, boolean overwrite) {
+        if (output.contains("://") && !output.startsWith("file://")) {
+            return;
+        }
+        Path dir = Path.of(output.replaceFirst("^file://", ""));
+        List<Path> existing = filesOf(dir, runId);
+        if (existing.isEmpty()) {
+            return;
+        }
+        if (!overwrite) {
+            throw new IllegalArgumentException(
+                    "Output " + dir + " already holds " + existing.size() + " files of run '" + runId
+                            + "'; pass --overwrite to replace them or use another --run-id");
+        }
+        for (Path p : existing) {
+            try {
+                Files.delete(p);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    static List<Path> filesOf(Path dir, String runId) {
+        List<Path> found = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return found;
+        }
+        try (Stream<Path> all = Files.walk(dir, 2)) {
+            all.filter(Files::isRegularFile)
+                    .filter(p -> {
+                        String n = p.getFileName().toString();
+                        return n.startsWith("part-" + runId + "-") || n.startsWith(".part-" + runId + "-")
+                                || n.equals("_SUCCESS-" + runId)
+                                || n.equals("run-summary-" + runId + ".json");
+                    })
+                    .forEach(found::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return found;
+    }
+}

@@ -1,0 +1,84 @@
+package io.github.flinkinfer.jobs.io;
+
+import io.github.flinkinfer.operators.InferenceResult;
+import java.io.IOException;
+import java.util.AbstractList;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.api.common.serialization.BulkWriter;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
+
+/**
+ * Writes {@link InferenceResult}s as Parquet rows: {@code id, embedding (list<float>), model,
+ * model_version, token_count, original_token_count, truncated, source}. The float list is the
+ * column vector engines ingest (DuckDB {@code FLOAT[]}, Lucene, pandas).
+ */
+public final class EmbeddingParquetWriter implements BulkWriter.Factory<InferenceResult> {
+    private static final long serialVersionUID = 1L;
+
+    public static final Schema SCHEMA =
+            SchemaBuilder.record("Embedding")
+                    .namespace("io.github.flinkinfer")
+                    .fields()
+                    .requiredString("id")
+                    .name("embedding").type().array().items().floatType().noDefault()
+                    .requiredString("model")
+                    .requiredString("model_version")
+                    .requiredInt("token_count")
+                    .requiredInt("original_token_count")
+                    .requiredBoolean("truncated")
+                    .optionalString("source")
+                    .endRecord();
+
+    private final String schemaJson = SCHEMA.toString();
+
+    @Override
+    public BulkWriter<InferenceResult> create(FSDataOutputStream out) throws IOException {
+        Schema schema = new Schema.Parser().parse(schemaJson);
+        BulkWriter<GenericRecord> parquet = AvroParquetWriters.forGenericRecord(schema).create(out);
+        return new BulkWriter<>() {
+            @Override
+            public void addElement(InferenceResult r) throws IOException {
+                GenericData.Record rec = new GenericData.Record(schema);
+                rec.put("id", r.id);
+                rec.put("embedding", floats(r.vector));
+                rec.put("model", r.model);
+                rec.put("model_version", r.modelVersion);
+                rec.put("token_count", r.tokenCount);
+                rec.put("original_token_count", r.originalTokenCount);
+                rec.put("truncated", r.truncated);
+                rec.put("source", r.source);
+                parquet.addElement(rec);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                parquet.flush();
+            }
+
+            @Override
+            public void finish() throws IOException {
+                parquet.finish();
+            }
+        };
+    }
+
+    /** A list view over the array, so no copy is made before Parquet encodes it. */
+    private static List<Float> floats(float[] v) {
+        return new AbstractList<>() {
+            @Override
+            public Float get(int i) {
+                return v[i];
+            }
+
+            @Override
+            public int size() {
+                return v.length;
+            }
+        };
+    }
+}

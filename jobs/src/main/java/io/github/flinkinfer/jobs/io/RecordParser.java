@@ -1,0 +1,231 @@
+package io.github.flinkinfer.jobs.io;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.Outputs;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Turns {@link RawLine}s into {@link Document}s, or into {@link ErrorRecord}s with stage {@code
+ * parse} and a reason: {@code record_too_large}, {@code invalid_utf8}, {@code malformed_json},
+ * {@code malformed_csv}, {@code not_an_object}, {@code missing_id}, {@code invalid_id}, {@code
+ * missing_text}, {@code non_string_text}, {@code empty_text}, {@code nul_character}. Blank lines
+ * are skipped silently only in TEXT format. Must run in the reader's subtask (chained), because
+ * CSV headers are per file.
+ */
+public class RecordParser extends ProcessFunction<RawLine, Document> {
+    private final InputFormat format;
+    private final String idField;
+    private final String textField;
+    private final int maxRecordBytes;
+
+    private transient ObjectMapper json;
+    private transient CsvMapper csv;
+    private transient Map<String, int[]> csvColumns;
+
+    public RecordParser(InputFormat format, String idField, String textField, int maxRecordBytes) {
+        this.format = format;
+        this.idField = idField;
+        this.textField = textField;
+        this.maxRecordBytes = maxRecordBytes;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        JsonFactory factory =
+                JsonFactory.builder()
+                        .streamReadConstraints(
+                                StreamReadConstraints.builder()
+                                        .maxStringLength(maxRecordBytes)
+                                        .maxNestingDepth(64)
+                                        .build())
+                        .build();
+        json = JsonMapper.builder(factory).build();
+        csv = new CsvMapper();
+        csv.enable(CsvParser.Feature.WRAP_AS_ARRAY);
+        csvColumns = new HashMap<>();
+    }
+
+    @Override
+    public void processElement(RawLine line, Context ctx, Collector<Document> out) {
+        String pos = line.position();
+        if (line.oversized) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "record_too_large",
+                            line.byteLength + " bytes > max record size " + maxRecordBytes, 1));
+            return;
+        }
+        String decoded;
+        try {
+            decoded = decode(line.bytes);
+        } catch (CharacterCodingException e) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_utf8",
+                            "line is not valid UTF-8", 1).withInput(line.bytes));
+            return;
+        }
+        switch (format) {
+            case TEXT:
+                if (!decoded.isBlank()) {
+                    emit(pos, pos, decoded, ctx, out);
+                }
+                break;
+            case JSONL:
+                parseJson(line, decoded, ctx, out);
+                break;
+            case CSV:
+                parseCsv(line, decoded, ctx, out);
+                break;
+            default:
+                throw new IllegalStateException("RecordParser does not read " + format);
+        }
+    }
+
+    private void parseJson(RawLine line, String decoded, Context ctx, Collector<Document> out) {
+        String pos = line.position();
+        if (decoded.isBlank()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json", "blank line", 1));
+            return;
+        }
+        JsonNode node;
+        try {
+            node = json.readTree(decoded);
+        } catch (Exception e) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json",
+                                    e.getClass().getSimpleName(), 1)
+                            .withInput(decoded));
+            return;
+        }
+        if (node == null || !node.isObject()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "not_an_object",
+                            "expected a JSON object", 1).withInput(decoded));
+            return;
+        }
+        JsonNode id = node.get(idField);
+        if (id == null || id.isNull()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id",
+                            "no '" + idField + "' field", 1).withInput(decoded));
+            return;
+        }
+        if (!id.isTextual() && !id.isIntegralNumber()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_id",
+                            "'" + idField + "' must be a string or integer", 1).withInput(decoded));
+            return;
+        }
+        String idText = id.asText();
+        JsonNode text = node.get(textField);
+        if (text == null || text.isNull()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "missing_text",
+                            "no '" + textField + "' field", 1).withInput(decoded));
+            return;
+        }
+        if (!text.isTextual()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "non_string_text",
+                            "'" + textField + "' is " + text.getNodeType(), 1).withInput(decoded));
+            return;
+        }
+        emit(idText, pos, text.asText(), ctx, out);
+    }
+
+    private void parseCsv(RawLine line, String decoded, Context ctx, Collector<Document> out) {
+        String pos = line.position();
+        String[] cells;
+        try {
+            cells = csv.readerFor(String[].class).readValue(decoded);
+        } catch (Exception e) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_csv",
+                            e.getClass().getSimpleName(), 1).withInput(decoded));
+            return;
+        }
+        if (line.line == 1) {
+            csvColumns.put(line.file, header(cells, line.file));
+            return;
+        }
+        int[] cols = csvColumns.get(line.file);
+        if (cols == null) {
+            throw new IllegalStateException("CSV header of " + line.file + " not seen first");
+        }
+        if (cells == null || cells.length <= Math.max(cols[0], cols[1])) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_csv",
+                            "expected at least " + (Math.max(cols[0], cols[1]) + 1) + " columns", 1)
+                            .withInput(decoded));
+            return;
+        }
+        String id = cells[cols[0]];
+        if (id == null || id.isEmpty()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id", "empty id", 1)
+                            .withInput(decoded));
+            return;
+        }
+        emit(id, pos, cells[cols[1]], ctx, out);
+    }
+
+    private int[] header(String[] cells, String file) {
+        int id = -1;
+        int text = -1;
+        for (int i = 0; cells != null && i < cells.length; i++) {
+            if (idField.equals(cells[i])) {
+                id = i;
+            } else if (textField.equals(cells[i])) {
+                text = i;
+            }
+        }
+        if (id < 0 || text < 0) {
+            throw new IllegalArgumentException(
+                    "CSV file " + file + " needs header columns '" + idField + "' and '" + textField
+                            + "'");
+        }
+        return new int[] {id, text};
+    }
+
+    private void emit(String id, String pos, String text, Context ctx, Collector<Document> out) {
+        if (text == null || text.isBlank()) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(id, pos, ErrorRecord.PARSE, "empty_text",
+                            "text is empty or whitespace", 1).withInput(text));
+            return;
+        }
+        if (text.indexOf('\0') >= 0) {
+            ctx.output(Outputs.ERRORS,
+                    ErrorRecord.of(id, pos, ErrorRecord.PARSE, "nul_character",
+                            "text contains a NUL character", 1).withInput(text));
+            return;
+        }
+        out.collect(new Document(id, text, pos));
+    }
+
+    private static String decode(byte[] bytes) throws CharacterCodingException {
+        CharsetDecoder decoder =
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT);
+        return decoder.decode(ByteBuffer.wrap(bytes)).toString();
+    }
+}

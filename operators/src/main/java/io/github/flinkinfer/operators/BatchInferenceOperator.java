@@ -1,0 +1,222 @@
+package io.github.flinkinfer.operators;
+
+import io.github.flinkinfer.operators.batch.Batch;
+import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.ModelRuntime;
+import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * Batches tokenized documents per subtask with a {@link LengthBucketBatcher} and runs each batch
+ * through the model, emitting one {@link InferenceResult} per input, one {@link BatchMetrics} per
+ * batch ({@link Outputs#BATCH_METRICS}) and an {@link ErrorRecord} per failed input ({@link
+ * Outputs#ERRORS}). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
+ * resumes with nothing lost; end of input flushes everything.
+ */
+public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResult>
+        implements OneInputStreamOperator<TokenizedDocument, InferenceResult>, BoundedOneInput {
+    private static final long serialVersionUID = 1L;
+
+    private final ModelRuntimeFactory factory;
+    private final BatchingConfig batching;
+    private final String runId;
+
+    private transient ModelRuntime runtime;
+    private transient BisectingRunner runner;
+    private transient LengthBucketBatcher<TokenizedDocument> batcher;
+    private transient ListState<TokenizedDocument> bufferedState;
+    private transient List<TokenizedDocument> restored;
+    private transient StreamRecord<InferenceResult> reuse;
+    private transient long batchSeq;
+    private transient int subtask;
+    private transient Counter itemsCounter;
+    private transient Counter errorsCounter;
+    private transient Counter batchesCounter;
+    private transient Counter realTokensCounter;
+    private transient Counter paddedTokensCounter;
+    private transient Counter retriesCounter;
+    private transient volatile long modelLoadMillis;
+
+    public BatchInferenceOperator(ModelRuntimeFactory factory, BatchingConfig batching, String runId) {
+        this.factory = factory;
+        this.batching = batching;
+        this.runId = runId;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        bufferedState =
+                context.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "buffered-documents",
+                                        TypeInformation.of(TokenizedDocument.class)));
+        restored = new java.util.ArrayList<>();
+        if (context.isRestored()) {
+            for (TokenizedDocument d : bufferedState.get()) {
+                restored.add(d);
+            }
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        long start = System.nanoTime();
+        runtime = factory.open();
+        modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
+        runner = new BisectingRunner(runtime);
+        batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
+        reuse = new StreamRecord<>(null);
+        registerMetrics(runtime.card());
+        LOG.info(
+                "Subtask {} loaded model {} on {} in {} ms", subtask, runtime.card().id(),
+                runtime.device(), modelLoadMillis);
+        if (batching.maxWaitMillis() > 0) {
+            long period = Math.max(1, batching.maxWaitMillis() / 2);
+            getProcessingTimeService()
+                    .scheduleWithFixedDelay(t -> runAll(batcher.flushExpired(System.nanoTime())),
+                            period, period);
+        }
+        for (TokenizedDocument d : restored) {
+            runAll(batcher.add(d, System.nanoTime()));
+        }
+        restored = null;
+    }
+
+    private void registerMetrics(ModelCard card) {
+        MetricGroup group = getMetricGroup().addGroup("model", card.name);
+        itemsCounter = group.counter("items_total");
+        errorsCounter = group.counter("errors_total");
+        batchesCounter = group.counter("batches_total");
+        realTokensCounter = group.counter("real_tokens_total");
+        paddedTokensCounter = group.counter("padded_tokens_total");
+        retriesCounter = group.counter("retries_total");
+        group.gauge("model_load_millis", () -> modelLoadMillis);
+        group.gauge("buffered_items", () -> batcher == null ? 0 : batcher.bufferedCount());
+    }
+
+    @Override
+    public void processElement(StreamRecord<TokenizedDocument> element) {
+        runAll(batcher.add(element.getValue(), System.nanoTime()));
+    }
+
+    @Override
+    public void endInput() {
+        runAll(batcher.flushAll());
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        bufferedState.update(batcher.bufferedItems());
+    }
+
+    private void runAll(List<Batch<TokenizedDocument>> batches) {
+        for (Batch<TokenizedDocument> b : batches) {
+            runBatch(b);
+        }
+    }
+
+    private void runBatch(Batch<TokenizedDocument> batch) {
+        long startNanos = System.nanoTime();
+        long startMillis = System.currentTimeMillis();
+        BisectingRunner.Outcome outcome = runner.run(batch.items());
+        long writeStart = System.nanoTime();
+        ModelCard card = runtime.card();
+        for (int i = 0; i < outcome.succeeded.size(); i++) {
+            TokenizedDocument d = outcome.succeeded.get(i);
+            InferenceResult r = new InferenceResult();
+            r.id = d.id;
+            r.source = d.source;
+            r.vector = outcome.vectors.get(i);
+            r.tokenCount = d.tokenIds.length;
+            r.originalTokenCount = d.originalTokenCount;
+            r.truncated = d.truncated();
+            r.model = card.name;
+            r.modelVersion = card.version;
+            output.collect(reuse.replace(r));
+        }
+        for (ErrorRecord e : outcome.failed) {
+            output.collect(Outputs.ERRORS, new StreamRecord<>(e));
+        }
+        long end = System.nanoTime();
+        output.collect(Outputs.BATCH_METRICS, new StreamRecord<>(
+                metrics(batch, outcome, startNanos, startMillis, writeStart, end)));
+        itemsCounter.inc(outcome.succeeded.size());
+        errorsCounter.inc(outcome.failed.size());
+        batchesCounter.inc();
+        realTokensCounter.inc(batch.realTokens());
+        paddedTokensCounter.inc(batch.paddedTokens());
+        retriesCounter.inc(outcome.retries());
+    }
+
+    private BatchMetrics metrics(
+            Batch<TokenizedDocument> batch,
+            BisectingRunner.Outcome outcome,
+            long startNanos,
+            long startMillis,
+            long writeStart,
+            long end) {
+        BatchMetrics m = new BatchMetrics();
+        m.runId = runId;
+        m.subtask = subtask;
+        m.batchId = runId + "-" + subtask + "-" + (batchSeq++);
+        m.bucket = batch.bucket();
+        m.bucketEdge = batch.bucketEdge();
+        m.items = batch.size();
+        m.failedItems = outcome.failed.size();
+        m.realTokens = batch.realTokens();
+        m.paddedTokens = batch.paddedTokens();
+        m.paddingEfficiency = batch.paddingEfficiency();
+        m.queueWaitMs = millis(startNanos - batch.oldestEnqueueNanos());
+        long tokenizeNanos = 0;
+        for (TokenizedDocument d : batch.items()) {
+            tokenizeNanos += d.tokenizeNanos;
+        }
+        m.tokenizeMs = millis(tokenizeNanos);
+        m.tensorMs = millis(outcome.tensorNanos);
+        m.inferenceMs = millis(outcome.runNanos);
+        m.postprocessMs = millis(outcome.postNanos);
+        m.writeMs = millis(end - writeStart);
+        m.totalMs = millis(end - startNanos);
+        double seconds = Math.max(1e-9, (end - startNanos) / 1e9);
+        m.itemsPerSecond = outcome.succeeded.size() / seconds;
+        m.realTokensPerSecond = batch.realTokens() / seconds;
+        m.retries = outcome.retries();
+        m.attempt = 1;
+        m.startedAtMillis = startMillis;
+        m.model = runtime.card().id();
+        m.device = runtime.device().toString();
+        return m;
+    }
+
+    private static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (runtime != null) {
+                runtime.close();
+            }
+        } finally {
+            super.close();
+        }
+    }
+}

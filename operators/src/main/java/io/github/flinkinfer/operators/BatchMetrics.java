@@ -1,0 +1,46 @@
+package io.github.flinkinfer.operators;
+
+/**
+ * One record per batch, written as its own output. Timers (all wall-clock, per subtask):
+ * <ul>
+ *   <li>{@code queueWaitMs}: from the oldest item entering the batcher to the batch starting;
+ *   <li>{@code tokenizeMs}: sum of the items' tokenize times (upstream, before batching);
+ *   <li>{@code tensorMs}: building the padded input tensors;
+ *   <li>{@code inferenceMs}: the ONNX Runtime {@code run} call(s), retries included;
+ *   <li>{@code postprocessMs}: pooling and normalization;
+ *   <li>{@code writeMs}: handing results downstream (chained sinks write inside this);
+ *   <li>{@code totalMs}: batch start to last result handed on (tensor + inference + post +
+ *       write + bookkeeping).
+ * </ul>
+ * See docs/measurement.md for the full protocol.
+ */
+public class BatchMetrics {
+    public String batchId;
+    public String runId;
+    public int subtask;
+    public int bucket;
+    public int bucketEdge;
+    public int items;
+    public int failedItems;
+    public long realTokens;
+    public long paddedTokens;
+    public double paddingEfficiency;
+    public double queueWaitMs;
+    public double tokenizeMs;
+    public double tensorMs;
+    public double inferenceMs;
+    public double postprocessMs;
+    public double writeMs;
+    public double totalMs;
+    public double itemsPerSecond;
+    public double realTokensPerSecond;
+    /** Extra model runs caused by bisecting failures or splitting on out-of-memory. */
+    public int retries;
+    public int attempt;
+    /** Epoch millis at which the batch started (for throughput over time). */
+    public long startedAtMillis;
+    public String model;
+    public String device;
+
+    public BatchMetrics() {}
+}

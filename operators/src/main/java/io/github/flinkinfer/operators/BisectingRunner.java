@@ -1,0 +1,77 @@
+package io.github.flinkinfer.operators;
+
+import io.github.flinkinfer.runtime.Inference;
+import io.github.flinkinfer.runtime.InferenceException;
+import io.github.flinkinfer.runtime.ModelRuntime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a batch so that one bad input cannot sink its batch-mates: when a run fails, the batch
+ * is split in halves and each half retried, down to single items. Allocation failures (OOM) are
+ * split the same way, since smaller batches need less memory. Only items that fail alone are
+ * reported as failed.
+ */
+final class BisectingRunner {
+    private final ModelRuntime runtime;
+
+    BisectingRunner(ModelRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    /** What happened to one batch. */
+    static final class Outcome {
+        final List<TokenizedDocument> succeeded = new ArrayList<>();
+        final List<float[]> vectors = new ArrayList<>();
+        final List<ErrorRecord> failed = new ArrayList<>();
+        int runs;
+        long tensorNanos;
+        long runNanos;
+        long postNanos;
+
+        int retries() {
+            return Math.max(0, runs - 1);
+        }
+    }
+
+    Outcome run(List<TokenizedDocument> items) {
+        Outcome outcome = new Outcome();
+        run(items, 1, outcome);
+        return outcome;
+    }
+
+    private void run(List<TokenizedDocument> items, int attempt, Outcome outcome) {
+        List<int[]> ids = new ArrayList<>(items.size());
+        for (TokenizedDocument d : items) {
+            ids.add(d.tokenIds);
+        }
+        outcome.runs++;
+        try {
+            Inference inference = runtime.infer(ids);
+            outcome.tensorNanos += inference.tensorNanos();
+            outcome.runNanos += inference.runNanos();
+            outcome.postNanos += inference.postNanos();
+            outcome.succeeded.addAll(items);
+            for (float[] v : inference.vectors()) {
+                outcome.vectors.add(v);
+            }
+        } catch (InferenceException e) {
+            if (items.size() == 1) {
+                TokenizedDocument d = items.get(0);
+                ErrorRecord err =
+                        ErrorRecord.of(d.id, d.source, ErrorRecord.INFER,
+                                e.outOfMemory() ? "out_of_memory" : "inference_failed",
+                                d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
+                outcome.failed.add(err);
+                return;
+            }
+            int mid = items.size() / 2;
+            run(items.subList(0, mid), attempt + 1, outcome);
+            run(items.subList(mid, items.size()), attempt + 1, outcome);
+        }
+    }
+
+    private static String truncate(String s) {
+        return s == null || s.length() <= 300 ? s : s.substring(0, 300) + "…";
+    }
+}

@@ -1,0 +1,21 @@
+package io.github.flinkinfer.operators;
+
+/** The model's output for one input, keyed by the input id. */
+public class InferenceResult {
+    public String id;
+    public String source;
+    /** The embedding (or class scores for classification models). */
+    public float[] vector;
+    public int tokenCount;
+    public int originalTokenCount;
+    public boolean truncated;
+    public String model;
+    public String modelVersion;
+
+    public InferenceResult() {}
+
+    @Override
+    public String toString() {
+        return "InferenceResult{id=" + id + ", dim=" + (vector == null ? 0 : vector.length) + "}";
+    }
+}

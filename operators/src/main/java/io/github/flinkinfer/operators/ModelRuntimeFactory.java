@@ -1,0 +1,34 @@
+package io.github.flinkinfer.operators;
+
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.ModelRuntime;
+import io.github.flinkinfer.runtime.OnnxModel;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import java.io.Serializable;
+
+/**
+ * Opens a {@link ModelRuntime} on the TaskManager. Serializable so it travels with the job
+ * graph; the model itself is loaded (and its checksum verified) only in {@link #open()}.
+ * Tests wrap it to inject faults.
+ */
+public interface ModelRuntimeFactory extends Serializable {
+
+    ModelRuntime open();
+
+    ModelCard card();
+
+    RuntimeOptions options();
+
+    /** The ONNX Runtime implementation. */
+    static ModelRuntimeFactory onnx(ModelCard card, RuntimeOptions options) {
+        return new Onnx(card, options);
+    }
+
+    /** Loads the card's ONNX model with ONNX Runtime. */
+    record Onnx(ModelCard card, RuntimeOptions options) implements ModelRuntimeFactory {
+        @Override
+        public ModelRuntime open() {
+            return OnnxModel.load(card, options);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package io.github.flinkinfer.operators;
+
+import org.apache.flink.util.OutputTag;
+
+/** Side outputs every stage may write to. */
+public final class Outputs {
+    /** Inputs that failed, with a reason; every input ends in the results or here. */
+    public static final OutputTag<ErrorRecord> ERRORS =
+            new OutputTag<>("errors", org.apache.flink.api.common.typeinfo.TypeInformation.of(ErrorRecord.class));
+
+    /** One {@link BatchMetrics} record per batch. */
+    public static final OutputTag<BatchMetrics> BATCH_METRICS =
+            new OutputTag<>("batch-metrics", org.apache.flink.api.common.typeinfo.TypeInformation.of(BatchMetrics.class));
+
+    private Outputs() {}
+}
