@@ -52,6 +52,18 @@ public class EmbedOptions {
             description = "Max tokens per input (0 = the model card's maximum).")
     public int maxLength;
 
+    /** What happens to a second record with an id already seen in this run. */
+    public enum DuplicatePolicy {
+        /** Keep the first; later copies go to errors with reason duplicate_id. */
+        KEEP_FIRST,
+        /** No check (saves a keyed shuffle when ids are known to be unique). */
+        ALLOW
+    }
+
+    @Option(names = "--duplicates", defaultValue = "KEEP_FIRST",
+            description = "Duplicate ids within a run: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
+    public DuplicatePolicy duplicates;
+
     @Option(names = "--overlong", defaultValue = "TRUNCATE",
             description = "Inputs longer than --max-length: ${COMPLETION-CANDIDATES}."
                     + " TRUNCATE flags the output row. Default: ${DEFAULT-VALUE}.")

@@ -44,7 +44,7 @@ public final class EmbeddingJob implements Callable<Integer> {
     }
 
     /** Flink settings the job needs whatever the cluster defaults are. */
-    static Configuration configuration(EmbedOptions o) {
+    public static Configuration configuration(EmbedOptions o) {
         Configuration conf = new Configuration();
         boolean batch = o.runtimeMode.equalsIgnoreCase("BATCH");
         conf.set(ExecutionOptions.RUNTIME_MODE,

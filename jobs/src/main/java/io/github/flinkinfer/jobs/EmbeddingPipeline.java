@@ -9,6 +9,7 @@ import io.github.flinkinfer.jobs.io.RawLine;
 import io.github.flinkinfer.jobs.io.RecordParser;
 import io.github.flinkinfer.operators.BatchInferenceOperator;
 import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.DeduplicateFunction;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
@@ -26,6 +27,7 @@ import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.core.fs.Path;
@@ -39,7 +41,7 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
  * Builds the embedding job's dataflow on an environment:
  *
  * <pre>
- *  files ─▶ parse ─▶ rebalance ─▶ tokenize ─▶ batch + infer ─▶ embeddings/ (Parquet, JSONL)
+ *  files ─▶ parse ─▶ dedupe ids ─▶ tokenize ─▶ batch + infer ─▶ embeddings/ (Parquet, JSONL)
  *             │                      │              ├──────────▶ metrics/   (one row per batch)
  *             └──────────────────────┴──────────────┴──────────▶ errors/    (one row per failed input)
  * </pre>
@@ -75,8 +77,21 @@ public final class EmbeddingPipeline {
             docs = docs == null ? parsed : docs.union(parsed);
         }
 
+        DataStream<Document> unique;
+        if (options.duplicates == EmbedOptions.DuplicatePolicy.KEEP_FIRST) {
+            SingleOutputStreamOperator<Document> deduped =
+                    docs.keyBy(d -> d.id, Types.STRING)
+                            .process(new DeduplicateFunction(options.runtimeMode.equalsIgnoreCase("BATCH")))
+                            .name("deduplicate-ids")
+                            .uid("deduplicate-ids");
+            errors.add(deduped.getSideOutput(Outputs.ERRORS));
+            unique = deduped;
+        } else {
+            unique = docs.rebalance();
+        }
+
         SingleOutputStreamOperator<TokenizedDocument> tokens =
-                docs.rebalance()
+                unique
                         .process(new TokenizeFunction(card, runtime, options.overlong))
                         .name("tokenize")
                         .uid("tokenize");

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
@@ -58,7 +57,6 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
                         .build();
         json = JsonMapper.builder(factory).build();
         csv = new CsvMapper();
-        csv.enable(CsvParser.Feature.WRAP_AS_ARRAY);
         csvColumns = new HashMap<>();
     }
 

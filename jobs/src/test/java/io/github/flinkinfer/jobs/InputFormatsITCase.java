@@ -1,0 +1,60 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** CSV, plain text and Parquet inputs, each in one run, with their id rules. */
+class InputFormatsITCase {
+    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
+
+    @TempDir Path tmp;
+
+    @Test
+    void csvTextAndParquetInputsInOneRun() throws Exception {
+        Path csv = tmp.resolve("docs.csv");
+        Files.writeString(csv, "doc_id,body,lang\n"
+                + "c1,\"A quoted, comma-holding sentence.\",en\n"
+                + "c2,Plain second row,en\n");
+        Path txt = tmp.resolve("lines.txt");
+        Files.writeString(txt, "first line of text\n\nthird line, after a blank one\n");
+        Path parquet = tmp.resolve("docs.parquet");
+        Schema schema = SchemaBuilder.record("Doc").fields()
+                .requiredString("doc_id").requiredString("body").requiredInt("year").endRecord();
+        try (ParquetWriter<GenericRecord> w =
+                AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(parquet))
+                        .withSchema(schema).build()) {
+            for (int i = 0; i < 3; i++) {
+                GenericData.Record r = new GenericData.Record(schema);
+                r.put("doc_id", "p" + i);
+                r.put("body", "parquet document " + i);
+                r.put("year", 2000 + i);
+                w.write(r);
+            }
+        }
+        Path out = tmp.resolve("out");
+        MiniClusters.embed(Jobs.options(
+                "--input", csv + "," + txt + "," + parquet, "--output", out.toString(),
+                "--id-field", "doc_id", "--text-field", "body", "--run-id", "formats",
+                "--parallelism", "2"));
+        assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(List.of(
+                "c1", "c2", "lines.txt:1", "lines.txt:3", "p0", "p1", "p2"));
+        assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
+    }
+}

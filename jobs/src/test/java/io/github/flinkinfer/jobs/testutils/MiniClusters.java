@@ -1,0 +1,28 @@
+package io.github.flinkinfer.jobs.testutils;
+
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.EmbeddingJob;
+import io.github.flinkinfer.jobs.RunSummary;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+
+/** MiniCluster set-ups shared by the ITCases. */
+public final class MiniClusters {
+    private MiniClusters() {}
+
+    /** Two TaskManagers with one slot each: subtasks really run in different TaskManagers. */
+    public static MiniClusterExtension twoTaskManagers() {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(2)
+                        .setNumberSlotsPerTaskManager(1)
+                        .build());
+    }
+
+    /** Runs the embedding job on the test cluster exactly as the CLI would. */
+    public static RunSummary embed(EmbedOptions o) throws Exception {
+        return EmbeddingJob.run(
+                o, StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+    }
+}

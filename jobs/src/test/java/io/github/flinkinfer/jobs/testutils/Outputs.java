@@ -1,0 +1,93 @@
+package io.github.flinkinfer.jobs.testutils;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.avro.AvroParquetReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.io.LocalInputFile;
+
+/** Reads a job's committed output files (never in-progress ones) for assertions. */
+public final class Outputs {
+    private Outputs() {}
+
+    public static List<Path> committed(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static boolean hasInProgressFiles(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.anyMatch(p -> p.getFileName().toString().contains(".inprogress"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Parquet rows of the embeddings directory, keyed by id (duplicates fail the test). */
+    public static Map<String, GenericRecord> embeddings(Path output) {
+        Map<String, GenericRecord> rows = new HashMap<>();
+        for (Path f : committed(output.resolve("embeddings"))) {
+            if (!f.toString().endsWith(".parquet")) {
+                continue;
+            }
+            try (ParquetReader<GenericRecord> reader =
+                    AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f)).build()) {
+                GenericRecord r;
+                while ((r = reader.read()) != null) {
+                    String id = r.get("id").toString();
+                    if (rows.put(id, r) != null) {
+                        throw new AssertionError("duplicate output id " + id);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return rows;
+    }
+
+    public static float[] vector(GenericRecord row) {
+        List<?> list = (List<?>) row.get("embedding");
+        float[] v = new float[list.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = ((Number) list.get(i)).floatValue();
+        }
+        return v;
+    }
+
+    public static List<JsonNode> jsonLines(Path dir) {
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> out = new ArrayList<>();
+        for (Path f : committed(dir)) {
+            if (!f.toString().endsWith(".jsonl")) {
+                continue;
+            }
+            try {
+                for (String line : Files.readAllLines(f)) {
+                    if (!line.isBlank()) {
+                        out.add(json.readTree(line));
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return out;
+    }
+}
