@@ -144,6 +144,10 @@ public class EmbedOptions {
             description = "Fixed-delay restart attempts after a failure. Default: ${DEFAULT-VALUE}.")
     public int restartAttempts;
 
+    public boolean isBatchMode() {
+        return runtimeMode.equalsIgnoreCase("BATCH");
+    }
+
     public ModelCard modelCard() {
         return ModelCard.resolve(model);
     }
