@@ -3,6 +3,7 @@ package io.github.flinkinfer.operators;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import java.util.List;
@@ -48,6 +49,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient Counter paddedTokensCounter;
     private transient Counter retriesCounter;
     private transient volatile long modelLoadMillis;
+    private transient String deviceRequested;
 
     public BatchInferenceOperator(ModelRuntimeFactory factory, BatchingConfig batching, String runId) {
         this.factory = factory;
@@ -76,16 +78,22 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     public void open() throws Exception {
         super.open();
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        Device requested =
+                DevicePlacement.place(
+                        factory.options().device(),
+                        getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE),
+                        subtask);
+        deviceRequested = requested.toString();
         long start = System.nanoTime();
-        runtime = factory.open();
+        runtime = factory.open(requested);
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
         runner = new BisectingRunner(runtime);
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
         registerMetrics(runtime.card());
         LOG.info(
-                "Subtask {} loaded model {} on {} in {} ms", subtask, runtime.card().id(),
-                runtime.device(), modelLoadMillis);
+                "Subtask {} loaded model {} on {} (requested {}) in {} ms", subtask,
+                runtime.card().id(), runtime.device(), requested, modelLoadMillis);
         if (batching.maxWaitMillis() > 0) {
             long period = Math.max(1, batching.maxWaitMillis() / 2);
             getProcessingTimeService()
@@ -202,6 +210,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         m.startedAtMillis = startMillis;
         m.model = runtime.card().id();
         m.device = runtime.device().toString();
+        m.deviceRequested = deviceRequested;
         return m;
     }
 

@@ -40,7 +40,10 @@ public class BatchMetrics {
     /** Epoch millis at which the batch started (for throughput over time). */
     public long startedAtMillis;
     public String model;
+    /** The device the session really ran on (after any {@code auto} fallback). */
     public String device;
+    /** The device this subtask asked for (after GPU placement from external resources). */
+    public String deviceRequested;
 
     public BatchMetrics() {}
 }

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.operators;
 
+import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import io.github.flinkinfer.runtime.OnnxModel;
@@ -13,7 +14,8 @@ import java.io.Serializable;
  */
 public interface ModelRuntimeFactory extends Serializable {
 
-    ModelRuntime open();
+    /** Opens the model on {@code device} (chosen per subtask, see {@link DevicePlacement}). */
+    ModelRuntime open(Device device);
 
     ModelCard card();
 
@@ -27,8 +29,8 @@ public interface ModelRuntimeFactory extends Serializable {
     /** Loads the card's ONNX model with ONNX Runtime. */
     record Onnx(ModelCard card, RuntimeOptions options) implements ModelRuntimeFactory {
         @Override
-        public ModelRuntime open() {
-            return OnnxModel.load(card, options);
+        public ModelRuntime open(Device device) {
+            return OnnxModel.load(card, options.withDevice(device));
         }
     }
 }
