@@ -48,8 +48,12 @@ public record Device(Kind kind, int index) implements Serializable {
         return new Device(kind, gpuIndex);
     }
 
+    /**
+     * {@code cpu}, {@code cuda:N} or {@code auto:N}: the GPU index is printed for {@code auto}
+     * too, so metrics and logs show which GPU a subtask was placed on before any fallback.
+     */
     @Override
     public String toString() {
-        return kind == Kind.CUDA ? "cuda:" + index : kind.name().toLowerCase(Locale.ROOT);
+        return kind == Kind.CPU ? "cpu" : kind.name().toLowerCase(Locale.ROOT) + ":" + index;
     }
 }

@@ -15,6 +15,13 @@ class DeviceTest {
     }
 
     @Test
+    void printsTheGpuIndexForCudaAndAuto() {
+        assertThat(Device.CPU).hasToString("cpu");
+        assertThat(Device.parse("cuda")).hasToString("cuda:0");
+        assertThat(Device.parse("auto").withIndex(1)).hasToString("auto:1");
+    }
+
+    @Test
     void autoFallsBackToCpuAndCudaFailsClearlyWithoutCuda() {
         ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
         try (OnnxModel m = OnnxModel.load(card, RuntimeOptions.defaults().withDevice(Device.parse("auto")))) {
