@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.jobs.io.InputFormat;
+import io.github.flinkinfer.jobs.kafka.KafkaOptions;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.runtime.Device;
@@ -8,6 +9,7 @@ import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,9 +19,13 @@ import picocli.CommandLine.Option;
  */
 public class EmbedOptions {
 
-    @Option(names = {"-i", "--input"}, required = true, split = ",",
-            description = "Input files or directories (comma-separated or repeated).")
+    @Option(names = {"-i", "--input"}, split = ",",
+            description = "Input files or directories (comma-separated or repeated); or read"
+                    + " Kafka with --kafka-topic.")
     public List<String> inputs = new ArrayList<>();
+
+    /** Kafka source and sinks (docs/kafka.md). */
+    @Mixin public KafkaOptions kafka = new KafkaOptions();
 
     @Option(names = "--format",
             description = "Input format: ${COMPLETION-CANDIDATES}. Default: from the file extension"
@@ -176,5 +182,9 @@ public class EmbedOptions {
         if (maxRecordBytes <= 0) {
             throw new IllegalArgumentException("--max-record-bytes must be > 0");
         }
+        if (inputs.isEmpty() == !kafka.readsKafka()) {
+            throw new IllegalArgumentException("give either --input or --kafka-topic/--kafka-topic-pattern");
+        }
+        kafka.validate(!isBatchMode(), checkpointIntervalMillis);
     }
 }

@@ -3,6 +3,9 @@ package io.github.flinkinfer.jobs;
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.kafka.KafkaInputs;
+import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
 import io.github.flinkinfer.operators.BatchInferenceOperator;
 import io.github.flinkinfer.operators.DeduplicateFunction;
 import io.github.flinkinfer.operators.Document;
@@ -47,13 +50,20 @@ public final class EmbeddingPipeline {
     /** Same, with the model runtime supplied (tests inject faults through it). */
     public static void build(
             StreamExecutionEnvironment env, EmbedOptions options, String runId, ModelRuntimeFactory model) {
-        ParsedInput input = FileInputs.read(env, options);
+        if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
+            KafkaPreflight.check(options, runId);
+        }
+        ParsedInput input = options.kafka.readsKafka()
+                ? KafkaInputs.read(env, options) : FileInputs.read(env, options);
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         SingleOutputStreamOperator<InferenceResult> results =
                 infer(input.documents(), options, runId, model, errors);
         FileOutputs.writeResults(results, options, runId);
+        KafkaOutputs.writeResults(results, options, runId);
         FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), options, runId);
-        FileOutputs.writeErrors(union(errors), options, runId);
+        DataStream<ErrorRecord> allErrors = union(errors);
+        FileOutputs.writeErrors(allErrors, options, runId);
+        KafkaOutputs.writeErrors(allErrors, options, runId);
     }
 
     /**

@@ -1,19 +1,10 @@
 package io.github.flinkinfer.jobs.io;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -34,7 +25,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     private final String textField;
     private final int maxRecordBytes;
 
-    private transient ObjectMapper json;
+    private transient JsonDocuments json;
     private transient CsvMapper csv;
     private transient Map<String, int[]> csvColumns;
 
@@ -47,15 +38,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
 
     @Override
     public void open(OpenContext ctx) {
-        JsonFactory factory =
-                JsonFactory.builder()
-                        .streamReadConstraints(
-                                StreamReadConstraints.builder()
-                                        .maxStringLength(maxRecordBytes)
-                                        .maxNestingDepth(64)
-                                        .build())
-                        .build();
-        json = JsonMapper.builder(factory).build();
+        json = new JsonDocuments(idField, textField, maxRecordBytes);
         csv = new CsvMapper();
         csvColumns = new HashMap<>();
     }
@@ -96,56 +79,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     }
 
     private void parseJson(RawLine line, String decoded, Context ctx, Collector<Document> out) {
-        String pos = line.position();
-        if (decoded.isBlank()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json", "blank line", 1));
-            return;
-        }
-        JsonNode node;
-        try {
-            node = json.readTree(decoded);
-        } catch (Exception e) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json",
-                                    e.getClass().getSimpleName(), 1)
-                            .withInput(decoded));
-            return;
-        }
-        if (node == null || !node.isObject()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "not_an_object",
-                            "expected a JSON object", 1).withInput(decoded));
-            return;
-        }
-        JsonNode id = node.get(idField);
-        if (id == null || id.isNull()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id",
-                            "no '" + idField + "' field", 1).withInput(decoded));
-            return;
-        }
-        if (!id.isTextual() && !id.isIntegralNumber()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_id",
-                            "'" + idField + "' must be a string or integer", 1).withInput(decoded));
-            return;
-        }
-        String idText = id.asText();
-        JsonNode text = node.get(textField);
-        if (text == null || text.isNull()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "missing_text",
-                            "no '" + textField + "' field", 1).withInput(decoded));
-            return;
-        }
-        if (!text.isTextual()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "non_string_text",
-                            "'" + textField + "' is " + text.getNodeType(), 1).withInput(decoded));
-            return;
-        }
-        emit(idText, pos, text.asText(), ctx, out);
+        json.parse(decoded, line.position(), null, emitter(ctx, out));
     }
 
     private void parseCsv(RawLine line, String decoded, Context ctx, Collector<Document> out) {
@@ -203,27 +137,24 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     }
 
     private void emit(String id, String pos, String text, Context ctx, Collector<Document> out) {
-        if (text == null || text.isBlank()) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(id, pos, ErrorRecord.PARSE, "empty_text",
-                            "text is empty or whitespace", 1).withInput(text));
-            return;
-        }
-        if (text.indexOf('\0') >= 0) {
-            ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(id, pos, ErrorRecord.PARSE, "nul_character",
-                            "text contains a NUL character", 1).withInput(text));
-            return;
-        }
-        out.collect(new Document(id, text, pos));
+        JsonDocuments.checkText(id, pos, text, emitter(ctx, out));
+    }
+
+    private static JsonDocuments.Emitter emitter(Context ctx, Collector<Document> out) {
+        return new JsonDocuments.Emitter() {
+            @Override
+            public void document(Document d) {
+                out.collect(d);
+            }
+
+            @Override
+            public void error(ErrorRecord e) {
+                ctx.output(Outputs.ERRORS, e);
+            }
+        };
     }
 
     private static String decode(byte[] bytes) throws CharacterCodingException {
-        CharsetDecoder decoder =
-                StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT);
-        return decoder.decode(ByteBuffer.wrap(bytes)).toString();
+        return JsonDocuments.decodeUtf8(bytes);
     }
 }

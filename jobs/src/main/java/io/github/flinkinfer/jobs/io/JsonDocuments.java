@@ -1,0 +1,122 @@
+package io.github.flinkinfer.jobs.io;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorRecord;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The parse rules every JSON input shares (JSONL lines, Kafka values): one JSON object becomes
+ * one {@link Document}, anything else one {@link ErrorRecord} with stage {@code parse} and a
+ * reason from docs/errors.md. Not serializable: build it in a function's {@code open()}.
+ */
+public final class JsonDocuments {
+    /** Where a parse ends: a document, or an error. */
+    public interface Emitter {
+        void document(Document d);
+
+        void error(ErrorRecord e);
+    }
+
+    private final String idField;
+    private final String textField;
+    private final ObjectMapper json;
+
+    public JsonDocuments(String idField, String textField, int maxRecordBytes) {
+        this.idField = idField;
+        this.textField = textField;
+        JsonFactory factory =
+                JsonFactory.builder()
+                        .streamReadConstraints(
+                                StreamReadConstraints.builder()
+                                        .maxStringLength(maxRecordBytes)
+                                        .maxNestingDepth(64)
+                                        .build())
+                        .build();
+        this.json = JsonMapper.builder(factory).build();
+    }
+
+    /**
+     * Parses one decoded JSON value found at {@code pos}. {@code defaultId} stands in for a missing
+     * id (Kafka: {@code topic-partition-offset}); null makes a missing id an error.
+     */
+    public void parse(String decoded, String pos, String defaultId, Emitter out) {
+        if (decoded.isBlank()) {
+            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json", "blank line", 1));
+            return;
+        }
+        JsonNode node;
+        try {
+            node = json.readTree(decoded);
+        } catch (Exception e) {
+            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json",
+                    e.getClass().getSimpleName(), 1).withInput(decoded));
+            return;
+        }
+        if (node == null || !node.isObject()) {
+            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "not_an_object",
+                    "expected a JSON object", 1).withInput(decoded));
+            return;
+        }
+        JsonNode id = node.get(idField);
+        String idText;
+        if (id == null || id.isNull()) {
+            if (defaultId == null) {
+                out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id",
+                        "no '" + idField + "' field", 1).withInput(decoded));
+                return;
+            }
+            idText = defaultId;
+        } else if (!id.isTextual() && !id.isIntegralNumber()) {
+            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_id",
+                    "'" + idField + "' must be a string or integer", 1).withInput(decoded));
+            return;
+        } else {
+            idText = id.asText();
+        }
+        JsonNode text = node.get(textField);
+        if (text == null || text.isNull()) {
+            out.error(ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "missing_text",
+                    "no '" + textField + "' field", 1).withInput(decoded));
+            return;
+        }
+        if (!text.isTextual()) {
+            out.error(ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "non_string_text",
+                    "'" + textField + "' is " + text.getNodeType(), 1).withInput(decoded));
+            return;
+        }
+        checkText(idText, pos, text.asText(), out);
+    }
+
+    /** The text rules of every format: not empty or whitespace, no NUL character. */
+    public static void checkText(String id, String pos, String text, Emitter out) {
+        if (text == null || text.isBlank()) {
+            out.error(ErrorRecord.of(id, pos, ErrorRecord.PARSE, "empty_text",
+                    "text is empty or whitespace", 1).withInput(text));
+            return;
+        }
+        if (text.indexOf('\0') >= 0) {
+            out.error(ErrorRecord.of(id, pos, ErrorRecord.PARSE, "nul_character",
+                    "text contains a NUL character", 1).withInput(text));
+            return;
+        }
+        out.document(new Document(id, text, pos));
+    }
+
+    /** Strict UTF-8: malformed bytes throw instead of being replaced. */
+    public static String decodeUtf8(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
+    }
+}

@@ -1,0 +1,58 @@
+package io.github.flinkinfer.jobs.kafka;
+
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.InferenceResult;
+import java.util.Properties;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.function.SerializableFunction;
+
+/**
+ * Writes embeddings and errors to topics with {@link KafkaSink}, next to the file outputs. With
+ * EXACTLY_ONCE each sink gets its own transactional id prefix ({@code <prefix>-embeddings},
+ * {@code <prefix>-errors}) and a {@code transaction.timeout.ms} below the broker's maximum.
+ *
+ * <pre>{@code
+ * KafkaOutputs.writeResults(results, options, runId);
+ * }</pre>
+ */
+public final class KafkaOutputs {
+    private KafkaOutputs() {}
+
+    public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
+        String topic = o.kafka.outputTopic;
+        if (topic != null) {
+            results.sinkTo(sink(o, runId, "embeddings", new KeyedJsonSerializer<>(topic, r -> r.id)))
+                    .name("write-embeddings-kafka")
+                    .uid("write-embeddings-kafka");
+        }
+    }
+
+    public static void writeErrors(DataStream<ErrorRecord> errors, EmbedOptions o, String runId) {
+        String topic = o.kafka.errorsTopic;
+        if (topic != null) {
+            SerializableFunction<ErrorRecord, String> key = e -> e.id;
+            errors.sinkTo(sink(o, runId, "errors", new KeyedJsonSerializer<>(topic, key)))
+                    .name("write-errors-kafka")
+                    .uid("write-errors-kafka");
+        }
+    }
+
+    private static <T> KafkaSink<T> sink(EmbedOptions o, String runId, String what, KeyedJsonSerializer<T> ser) {
+        KafkaOptions k = o.kafka;
+        Properties props = k.clientProperties();
+        KafkaSinkBuilder<T> builder =
+                KafkaSink.<T>builder()
+                        .setKafkaProducerConfig(props)
+                        .setBootstrapServers(k.bootstrapServers)
+                        .setDeliveryGuarantee(k.deliveryGuarantee)
+                        .setRecordSerializer(ser);
+        if (k.exactlyOnce()) {
+            builder.setTransactionalIdPrefix(k.transactionalIdPrefix(runId) + "-" + what)
+                    .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeoutMs));
+        }
+        return builder.build();
+    }
+}

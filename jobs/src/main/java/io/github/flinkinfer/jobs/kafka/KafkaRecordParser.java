@@ -1,0 +1,69 @@
+package io.github.flinkinfer.jobs.kafka;
+
+import io.github.flinkinfer.jobs.io.JsonDocuments;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.Outputs;
+import java.nio.charset.CharacterCodingException;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Turns Kafka values into {@link Document}s with the JSONL rules ({@link JsonDocuments}); the id
+ * defaults to {@code topic-partition-offset}. Failures go to {@link Outputs#ERRORS} with source
+ * {@code topic-partition@offset}: {@code record_too_large}, {@code invalid_utf8}, {@code
+ * malformed_json} (also tombstones), {@code not_an_object}, {@code invalid_id}, {@code
+ * missing_text}, {@code non_string_text}, {@code empty_text}, {@code nul_character}.
+ */
+public class KafkaRecordParser extends ProcessFunction<KafkaRecord, Document> {
+    private final String idField;
+    private final String textField;
+    private final int maxRecordBytes;
+    private transient JsonDocuments json;
+
+    public KafkaRecordParser(String idField, String textField, int maxRecordBytes) {
+        this.idField = idField;
+        this.textField = textField;
+        this.maxRecordBytes = maxRecordBytes;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        json = new JsonDocuments(idField, textField, maxRecordBytes);
+    }
+
+    @Override
+    public void processElement(KafkaRecord r, Context ctx, Collector<Document> out) {
+        String pos = r.position();
+        if (r.oversized) {
+            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorRecord.PARSE, "record_too_large",
+                    r.valueLength + " bytes > max record size " + maxRecordBytes, 1));
+            return;
+        }
+        if (r.value == null) {
+            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json",
+                    "null value (tombstone)", 1));
+            return;
+        }
+        String decoded;
+        try {
+            decoded = JsonDocuments.decodeUtf8(r.value);
+        } catch (CharacterCodingException e) {
+            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_utf8",
+                    "value is not valid UTF-8", 1).withInput(r.value));
+            return;
+        }
+        json.parse(decoded, pos, r.defaultId(), new JsonDocuments.Emitter() {
+            @Override
+            public void document(Document d) {
+                out.collect(d);
+            }
+
+            @Override
+            public void error(ErrorRecord e) {
+                ctx.output(Outputs.ERRORS, e);
+            }
+        });
+    }
+}
