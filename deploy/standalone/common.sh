@@ -34,7 +34,7 @@ flink_classpath() {
   if [[ ! -s "$cache" || "$STANDALONE_DIR/pom.xml" -nt "$cache" ]]; then
     mkdir -p "$STANDALONE_DIR/target"
     # shellcheck disable=SC2086
-    "$MVN" -B -q -f "$STANDALONE_DIR/pom.xml" $MVN_ARGS dependency:build-classpath \
+    "$MVN" -B -q -Dstyle.color=never -f "$STANDALONE_DIR/pom.xml" $MVN_ARGS dependency:build-classpath \
       -Dmdep.outputFile="$cache.tmp" >&2 || die "could not resolve the Flink classpath with Maven"
     mv "$cache.tmp" "$cache"
   fi

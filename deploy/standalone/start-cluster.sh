@@ -57,7 +57,7 @@ if [[ "$gpus" -gt 0 ]]; then
   plugin="$PLUGINS_DIR/external-resource-gpu"
   mkdir -p "$plugin"
   # The plugin's parent POM is not in every registry: copy the jar alone, not as a dependency.
-  "$MVN" -B -q dependency:copy -Dartifact=org.apache.flink:flink-external-resource-gpu:2.3.0 \
+  "$MVN" -B -q -Dstyle.color=never dependency:copy -Dartifact=org.apache.flink:flink-external-resource-gpu:2.3.0 \
     -DoutputDirectory="$plugin" >&2 || die "could not fetch flink-external-resource-gpu"
   (cd "$plugin" && unzip -q -o ./*.jar '*.sh' && chmod +x ./*.sh)
   set_option "external-resources=gpu"

@@ -1,0 +1,91 @@
+package io.github.flinkinfer.jobs.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The failure test on a real multi-process cluster: a JobManager and two TaskManagers started by
+ * {@code deploy/standalone/start-cluster.sh}, the job jar submitted with {@code submit.sh}, and
+ * one TaskManager {@code kill -9}ed while it runs inference. A replacement TaskManager joins;
+ * the job must still finish with every input id exactly once in the outputs or the errors.
+ */
+class StandaloneClusterITCase {
+    @TempDir Path tmp;
+
+    @Test
+    void jobSurvivesATaskManagerKilledMidJob() throws Exception {
+        Set<String> inputIds = Corpus.sample(Integer.MAX_VALUE).keySet();
+        Path out = tmp.resolve("out");
+        Path client = tmp.resolve("client.out");
+        try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), "-n", "2")) {
+            Process job = cluster.submit(client,
+                    "embed", "--input", Corpus.SAMPLE.toString(), "--output", out.toString(),
+                    "--run-id", "x", "--parallelism", "2", "--model", "all-minilm-l6-v2-q",
+                    // A lost TaskManager costs up to two attempts in BATCH mode: its task, then
+                    // the upstream results it held (docs/operations.md).
+                    "--restart-attempts", "5");
+
+            // Mid-job: inference has written its first batch somewhere, nothing is committed yet.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!inProgress(out.resolve("metrics"))) {
+                assertThat(job.isAlive())
+                        .as("job ended before the kill:\n%s%s", Files.readString(client), cluster.logTails())
+                        .isTrue();
+                assertThat(System.nanoTime()).as("no batch written in 120 s\n%s", cluster.logTails())
+                        .isLessThan(deadline);
+                Thread.sleep(200);
+            }
+            List<String> running = cluster.processesLogging("loaded model");
+            assertThat(running).isNotEmpty();
+            cluster.killHard(running.get(0));
+            cluster.startTaskManager();
+
+            assertThat(job.waitFor(150, TimeUnit.SECONDS)).as("job still running after 150 s").isTrue();
+            assertThat(job.exitValue())
+                    .as("submit.sh failed:\n%s%s", Files.readString(client), cluster.logTails())
+                    .isZero();
+            assertThat(Files.readString(cluster.log("jobmanager")))
+                    .as("the kill was noticed and tasks were recovered")
+                    .contains("switched from RUNNING to FAILED");
+        }
+
+        Set<String> embedded = Outputs.embeddings(out).keySet(); // fails on a duplicate id
+        List<String> failed = new ArrayList<>();
+        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
+            failed.add(e.get("id").asText());
+        }
+        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
+        Set<String> all = new HashSet<>(embedded);
+        all.addAll(failed);
+        assertThat(all).isEqualTo(inputIds);
+        // The writers killed with the TaskManager never close their in-progress files and
+        // FileSink does not remove them in BATCH mode. They are hidden (".part-x-..."), so
+        // readers that skip hidden files ignore them; nothing else may be left in progress.
+        assertThat(inProgressFiles(out))
+                .allMatch(name -> name.startsWith(".part-x-"), "hidden part files of the run");
+        assertThat(Files.readString(client)).contains("== run x");
+    }
+
+    private static boolean inProgress(Path dir) throws Exception {
+        return Files.isDirectory(dir) && !inProgressFiles(dir).isEmpty();
+    }
+
+    private static List<String> inProgressFiles(Path dir) throws Exception {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.contains(".inprogress")).toList();
+        }
+    }
+}
