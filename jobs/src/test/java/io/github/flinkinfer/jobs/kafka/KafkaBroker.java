@@ -33,6 +33,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
                 .setConfigProp("offsets.topic.replication.factor", "1")
                 .setConfigProp("transaction.state.log.replication.factor", "1")
                 .setConfigProp("transaction.state.log.min.isr", "1")
+                // one partition per internal topic: a fresh broker is ready for transactions at once
+                .setConfigProp("transaction.state.log.num.partitions", "1")
+                .setConfigProp("offsets.topic.num.partitions", "1")
                 .setConfigProp("group.initial.rebalance.delay.ms", "0")
                 .build();
         cluster.format();

@@ -1,0 +1,93 @@
+package io.github.flinkinfer.jobs.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.EmbeddingJob;
+import io.github.flinkinfer.jobs.EmbeddingPipeline;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * STREAMING mode with checkpoints: the job fails once after a checkpoint completed (seen as
+ * committed output files), restarts from it, and both the files and the read_committed topic hold
+ * every id exactly once.
+ */
+class KafkaCheckpointRestartITCase {
+    @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+    /**
+     * Two TaskManagers with tiny network buffers: little data is in flight, so an aligned
+     * checkpoint completes while most of the corpus is still to be embedded.
+     */
+    @RegisterExtension static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(2)
+                    .setNumberSlotsPerTaskManager(1)
+                    .setConfiguration(smallNetworkBuffers())
+                    .build());
+
+    private static Configuration smallNetworkBuffers() {
+        Configuration conf = new Configuration();
+        conf.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("4kb"));
+        conf.setString("taskmanager.network.memory.buffers-per-channel", "1");
+        conf.setString("taskmanager.network.memory.floating-buffers-per-gate", "1");
+        conf.setString("taskmanager.network.memory.max-buffers-per-channel", "1");
+        return conf;
+    }
+
+    @TempDir Path tmp;
+
+    @Test
+    void restartFromCheckpointKeepsEveryIdExactlyOnce() throws Exception {
+        KAFKA.createTopic("cp-corpus", 2);
+        KAFKA.produce("cp-corpus", KafkaJobs.corpus("doc", 3_000));
+        Path out = tmp.resolve("out");
+        EmbedOptions o = Jobs.options(KafkaJobs.args(
+                KAFKA.bootstrapServers(), "--kafka-topic", "cp-corpus", "--output", out.toString(),
+                "--run-id", "cp", "--kafka-output-topic", "cp-embeddings",
+                "--kafka-errors-topic", "cp-errors", "--kafka-transactional-id-prefix", "cp-it",
+                "--runtime-mode", "STREAMING", "--checkpoint-interval-ms", "300",
+                "--max-batch-size", "16", "--lookahead-batches", "1").toArray(String[]::new));
+        o.validate();
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o));
+        env.setParallelism(o.parallelism);
+        env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
+        EmbeddingPipeline.build(env, o, "cp", new FailOnceAfterCheckpoint(
+                ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions())));
+
+        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> {
+            try {
+                env.execute("checkpoint restart");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (Outputs.committed(out.resolve("embeddings")).isEmpty() && !job.isDone()) {
+            Thread.sleep(50);
+        }
+        FailOnceAfterCheckpoint.arm();
+        job.get();
+
+        assertThat(FailOnceAfterCheckpoint.FIRED).isTrue();
+        List<String> keys = KAFKA.committedKeys("cp-embeddings");
+        assertThat(keys).doesNotHaveDuplicates().hasSize(3_000);
+        assertThat(Outputs.embeddings(out)).hasSize(3_000);
+        assertThat(KAFKA.committedKeys("cp-errors")).isEmpty();
+        assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
+    }
+}

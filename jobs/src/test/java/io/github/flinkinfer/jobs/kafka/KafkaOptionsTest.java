@@ -1,0 +1,56 @@
+package io.github.flinkinfer.jobs.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import org.junit.jupiter.api.Test;
+
+/** Validation of the --kafka-* options, without a broker. */
+class KafkaOptionsTest {
+    private static EmbedOptions options(String... extra) {
+        String[] base = {"--output", "out", "--kafka-bootstrap-servers", "b:9092"};
+        String[] all = new String[base.length + extra.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(extra, 0, all, base.length, extra.length);
+        return Jobs.options(all);
+    }
+
+    @Test
+    void defaults() {
+        EmbedOptions o = options("--kafka-topic", "a,b");
+        o.validate();
+        assertThat(o.kafka.topics).containsExactly("a", "b");
+        assertThat(o.kafka.exactlyOnce()).isTrue();
+        assertThat(o.kafka.transactionalIdPrefix("r1")).isEqualTo("flink-inference-r1");
+        assertThat(o.kafka.transactionTimeoutMs).isLessThan(900_000);
+    }
+
+    @Test
+    void rejectsBadCombinations() {
+        assertThatThrownBy(() -> options().validate()).hasMessageContaining("--input or --kafka-topic");
+        assertThatThrownBy(() -> options("--kafka-topic", "a", "--input", "x.jsonl").validate())
+                .hasMessageContaining("--input or --kafka-topic");
+        assertThatThrownBy(() -> options("--kafka-topic", "a", "--kafka-topic-pattern", "a.*").validate())
+                .hasMessageContaining("not both");
+        assertThatThrownBy(() -> options("--kafka-topic", "a", "--kafka-starting-offsets", "latest").validate())
+                .hasMessageContaining("earliest, committed or timestamp");
+        assertThatThrownBy(() -> options("--kafka-topic", "a", "--kafka-output-topic", "o",
+                        "--kafka-transactional-id-prefix", "bad prefix").validate())
+                .hasMessageContaining("transactional-id-prefix");
+        assertThatThrownBy(() -> options("--kafka-topic", "a", "--kafka-output-topic", "o",
+                        "--runtime-mode", "STREAMING", "--checkpoint-interval-ms", "900000").validate())
+                .hasMessageContaining("above --checkpoint-interval-ms");
+        assertThatThrownBy(() -> options("--kafka-topic", "a",
+                        "--kafka-property", "transaction.timeout.ms=1").validate())
+                .hasMessageContaining("--kafka-transaction-timeout-ms");
+    }
+
+    @Test
+    void startingOffsets() {
+        assertThat(StartingOffsets.parse("timestamp:1700000000000")).isNotNull();
+        assertThat(StartingOffsets.parse("committed")).isNotNull();
+        assertThatThrownBy(() -> StartingOffsets.parse("timestamp:soon")).hasMessageContaining("number");
+    }
+}
