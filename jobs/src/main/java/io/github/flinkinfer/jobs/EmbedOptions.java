@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.jobs.io.InputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOptions;
+import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.runtime.Device;
@@ -128,6 +129,24 @@ public class EmbedOptions {
                     + " Default: ${DEFAULT-VALUE}.")
     public int maxRecordBytes;
 
+    /** Prices for the cost report. */
+    @Mixin public CostOptions cost = new CostOptions();
+
+    @Option(names = "--max-errors", defaultValue = "-1",
+            description = "Fail the run when more inputs than this fail (-1 = no cap)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public long maxErrors;
+
+    @Option(names = "--max-error-rate", defaultValue = "1.0",
+            description = "Fail the run when the share of failed inputs exceeds this (0..1, judged"
+                    + " after 1000 inputs and at the end; 1.0 = no limit). Default: ${DEFAULT-VALUE}.")
+    public double maxErrorRate;
+
+    @Option(names = "--progress-seconds", defaultValue = "5",
+            description = "Print a progress line this often during a run with local output (0 = off)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public int progressSeconds;
+
     @Option(names = "--run-id",
             description = "Names output files (part-<run-id>-...). Default: a timestamp.")
     public String runId;
@@ -160,6 +179,10 @@ public class EmbedOptions {
 
     public RuntimeOptions runtimeOptions() {
         return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength);
+    }
+
+    public ErrorBudget errorBudget() {
+        return new ErrorBudget(maxErrors, maxErrorRate, 1000);
     }
 
     public BatchingConfig batching() {

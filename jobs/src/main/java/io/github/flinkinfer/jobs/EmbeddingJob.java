@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs;
 
+import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFiles;
 import java.nio.file.Files;
@@ -43,6 +45,15 @@ public final class EmbeddingJob implements Callable<Integer> {
         return 0;
     }
 
+    static <T extends Throwable> T findCause(Throwable t, Class<T> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
+    }
+
     /** Flink settings the job needs whatever the cluster defaults are. */
     public static Configuration configuration(EmbedOptions o) {
         Configuration conf = new Configuration();
@@ -84,15 +95,40 @@ public final class EmbeddingJob implements Callable<Integer> {
             env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
         }
         EmbeddingPipeline.build(env, o, runId);
+        boolean localOutput = !o.output.contains("://") || o.output.startsWith("file://");
+        if (localOutput) {
+            RunInfo.write(Path.of(o.output).resolve("run-info-" + runId + ".json"), RunInfo.of(o, card, runId));
+        }
+        ProgressReporter progress = null;
+        if (localOutput && o.progressSeconds > 0 && !o.inputs.isEmpty()) {
+            progress = new ProgressReporter(Path.of(o.output).resolve(RunSummary.METRICS_DIR),
+                    ProgressReporter.estimateRecords(o.inputs), System.out);
+            progress.start(o.progressSeconds);
+        }
         long start = System.nanoTime();
-        JobExecutionResult result = env.execute("embed " + card.id() + " run " + runId);
+        JobExecutionResult result;
+        try {
+            result = env.execute("embed " + card.id() + " run " + runId);
+        } catch (Exception e) {
+            ErrorBudgetExceededException budget = findCause(e, ErrorBudgetExceededException.class);
+            if (budget == null) {
+                throw e;
+            }
+            // Do not leave a mostly-empty output looking like a result.
+            OutputDirectory.discard(o.output, runId);
+            throw new ErrorBudgetExceededException(budget.getMessage());
+        } finally {
+            if (progress != null) {
+                progress.close();
+            }
+        }
         double wall = (System.nanoTime() - start) / 1e9;
         Path out = Path.of(o.output);
         if (o.output.contains("://") && !o.output.startsWith("file://")) {
             return null;
         }
         RunSummary summary = RunSummary.read(out, runId, wall);
-        summary.write(out.resolve("run-summary-" + runId + ".json"));
+        summary.write(out);
         Files.writeString(out.resolve("_SUCCESS-" + runId), result.getJobID().toString() + "\n");
         return summary;
     }

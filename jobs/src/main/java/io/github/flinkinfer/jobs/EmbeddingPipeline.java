@@ -7,6 +7,9 @@ import io.github.flinkinfer.jobs.kafka.KafkaInputs;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
 import io.github.flinkinfer.operators.BatchInferenceOperator;
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.ErrorBudget;
+import io.github.flinkinfer.operators.ErrorBudgetOperator;
 import io.github.flinkinfer.operators.DeduplicateFunction;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
@@ -22,6 +25,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * Builds the embedding job's dataflow on an environment:
@@ -64,6 +68,27 @@ public final class EmbeddingPipeline {
         DataStream<ErrorRecord> allErrors = union(errors);
         FileOutputs.writeErrors(allErrors, options, runId);
         KafkaOutputs.writeErrors(allErrors, options, runId);
+        enforceErrorBudget(allErrors, results.getSideOutput(Outputs.BATCH_METRICS), options);
+    }
+
+    /** Adds the job-wide error budget check (one subtask) when a budget is set. */
+    public static void enforceErrorBudget(
+            DataStream<ErrorRecord> errors, DataStream<BatchMetrics> metrics, EmbedOptions options) {
+        ErrorBudget budget = options.errorBudget();
+        if (budget.unlimited()) {
+            return;
+        }
+        TypeInformation<ErrorBudgetOperator.Event> type =
+                TypeInformation.of(ErrorBudgetOperator.Event.class);
+        errors.map(ErrorBudgetOperator.Event::error).returns(type).name("budget-errors")
+                .union(metrics.map(ErrorBudgetOperator.Event::batch).returns(type).name("budget-batches"))
+                .transform("error-budget", Types.VOID, new ErrorBudgetOperator(budget))
+                .setParallelism(1)
+                .setMaxParallelism(1)
+                .uid("error-budget")
+                .sinkTo(new DiscardingSink<>())
+                .setParallelism(1)
+                .name("error-budget-end");
     }
 
     /**
@@ -98,7 +123,8 @@ public final class EmbeddingPipeline {
                 tokens.transform(
                                 "batch-and-infer",
                                 TypeInformation.of(InferenceResult.class),
-                                new BatchInferenceOperator(model, options.batching(), runId))
+                                new BatchInferenceOperator(model, options.batching(), runId,
+                                        options.cost.model(options.intraOpThreads)))
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
         return results;

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs;
 
+import io.github.flinkinfer.jobs.report.ReportCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -7,11 +8,23 @@ import picocli.CommandLine.Command;
 @Command(name = "flink-inference", mixinStandardHelpOptions = true,
         version = "flink-inference 0.1.0",
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
-        subcommands = {EmbeddingJob.class})
+        subcommands = {EmbeddingJob.class, ReportCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
-        int code = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        // Configuration and data errors get one clear line, not a stack trace.
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof IllegalArgumentException
+                    || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
+                    || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
+                    || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException) {
+                cmd.getErr().println("error: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
+        int code = cli.execute(args);
         if (code != 0) {
             System.exit(code);
         }

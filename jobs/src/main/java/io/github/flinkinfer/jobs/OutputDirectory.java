@@ -39,6 +39,20 @@ final class OutputDirectory {
         }
     }
 
+    /** Removes a run's files from a local output directory (after a failed run). */
+    static void discard(String output, String runId) {
+        if (output.contains("://") && !output.startsWith("file://")) {
+            return;
+        }
+        for (Path p : filesOf(Path.of(output.replaceFirst("^file://", "")), runId)) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
     static List<Path> filesOf(Path dir, String runId) {
         List<Path> found = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
@@ -50,7 +64,9 @@ final class OutputDirectory {
                         String n = p.getFileName().toString();
                         return n.startsWith("part-" + runId + "-") || n.startsWith(".part-" + runId + "-")
                                 || n.equals("_SUCCESS-" + runId)
-                                || n.equals("run-summary-" + runId + ".json");
+                                || n.equals("run-info-" + runId + ".json")
+                                || n.equals("report-" + runId + ".json")
+                                || n.equals("report-" + runId + ".html");
                     })
                     .forEach(found::add);
         } catch (IOException e) {

@@ -3,6 +3,8 @@ package io.github.flinkinfer.operators;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.operators.metrics.CostModel;
+import io.github.flinkinfer.operators.metrics.InferenceMetrics;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
@@ -10,8 +12,6 @@ import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -33,6 +33,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private final ModelRuntimeFactory factory;
     private final BatchingConfig batching;
     private final String runId;
+    private final CostModel costModel;
 
     private transient ModelRuntime runtime;
     private transient BisectingRunner runner;
@@ -42,19 +43,22 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient StreamRecord<InferenceResult> reuse;
     private transient long batchSeq;
     private transient int subtask;
-    private transient Counter itemsCounter;
-    private transient Counter errorsCounter;
-    private transient Counter batchesCounter;
-    private transient Counter realTokensCounter;
-    private transient Counter paddedTokensCounter;
-    private transient Counter retriesCounter;
+    private transient InferenceMetrics metrics;
+    private transient long openedAtMillis;
+    private transient boolean loadReported;
     private transient volatile long modelLoadMillis;
     private transient String deviceRequested;
 
     public BatchInferenceOperator(ModelRuntimeFactory factory, BatchingConfig batching, String runId) {
+        this(factory, batching, runId, CostModel.FREE);
+    }
+
+    public BatchInferenceOperator(
+            ModelRuntimeFactory factory, BatchingConfig batching, String runId, CostModel costModel) {
         this.factory = factory;
         this.batching = batching;
         this.runId = runId;
+        this.costModel = costModel;
     }
 
     @Override
@@ -78,6 +82,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     public void open() throws Exception {
         super.open();
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        openedAtMillis = System.currentTimeMillis();
         Device requested =
                 DevicePlacement.place(
                         factory.options().device(),
@@ -90,7 +95,8 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         runner = new BisectingRunner(runtime);
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
-        registerMetrics(runtime.card());
+        metrics = new InferenceMetrics(getMetricGroup(), runtime.card().name, () -> modelLoadMillis,
+                () -> batcher == null ? 0 : batcher.bufferedCount());
         LOG.info(
                 "Subtask {} loaded model {} on {} (requested {}) in {} ms", subtask,
                 runtime.card().id(), runtime.device(), requested, modelLoadMillis);
@@ -104,18 +110,6 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
             runAll(batcher.add(d, System.nanoTime()));
         }
         restored = null;
-    }
-
-    private void registerMetrics(ModelCard card) {
-        MetricGroup group = getMetricGroup().addGroup("model", card.name);
-        itemsCounter = group.counter("items_total");
-        errorsCounter = group.counter("errors_total");
-        batchesCounter = group.counter("batches_total");
-        realTokensCounter = group.counter("real_tokens_total");
-        paddedTokensCounter = group.counter("padded_tokens_total");
-        retriesCounter = group.counter("retries_total");
-        group.gauge("model_load_millis", () -> modelLoadMillis);
-        group.gauge("buffered_items", () -> batcher == null ? 0 : batcher.bufferedCount());
     }
 
     @Override
@@ -161,19 +155,16 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         }
         for (ErrorRecord e : outcome.failed) {
             output.collect(Outputs.ERRORS, new StreamRecord<>(e));
+            metrics.onError(e.stage + "/" + e.reason);
         }
         long end = System.nanoTime();
-        output.collect(Outputs.BATCH_METRICS, new StreamRecord<>(
-                metrics(batch, outcome, startNanos, startMillis, writeStart, end)));
-        itemsCounter.inc(outcome.succeeded.size());
-        errorsCounter.inc(outcome.failed.size());
-        batchesCounter.inc();
-        realTokensCounter.inc(batch.realTokens());
-        paddedTokensCounter.inc(batch.paddedTokens());
-        retriesCounter.inc(outcome.retries());
+        BatchMetrics m = record(batch, outcome, startNanos, startMillis, writeStart, end);
+        output.collect(Outputs.BATCH_METRICS, new StreamRecord<>(m));
+        metrics.onBatch(outcome.succeeded.size(), m.realTokens, m.paddedTokens, m.retries,
+                m.queueWaitMs, m.tokenizeMs, m.inferenceMs, m.totalMs, m.costBusy);
     }
 
-    private BatchMetrics metrics(
+    private BatchMetrics record(
             Batch<TokenizedDocument> batch,
             BisectingRunner.Outcome outcome,
             long startNanos,
@@ -211,6 +202,17 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         m.model = runtime.card().id();
         m.device = runtime.device().toString();
         m.deviceRequested = deviceRequested;
+        m.subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        m.subtaskOpenedAtMillis = openedAtMillis;
+        if (!loadReported) {
+            m.modelLoadMs = modelLoadMillis; // once per subtask: the report charges it as load
+            loadReported = true;
+        }
+        boolean onGpu = runtime.device().kind() == Device.Kind.CUDA;
+        m.subtaskPricePerHour = costModel.subtaskPricePerHour(onGpu);
+        m.costBusy = costModel.cost(m.totalMs, onGpu);
+        m.referencePricePer1MTokens = costModel.referencePricePer1MTokens();
+        m.currency = costModel.currency();
         return m;
     }
 

@@ -45,5 +45,18 @@ public class BatchMetrics {
     /** The device this subtask asked for (after GPU placement from external resources). */
     public String deviceRequested;
 
+    /** Parallelism of the inference operator. */
+    public int subtasks;
+    /** Epoch millis when this subtask opened (model load starts). */
+    public long subtaskOpenedAtMillis;
+    /** Model load time, on the subtask's first batch only (0 on the others). */
+    public long modelLoadMs;
+    /** Price of this subtask per hour under the run's cost model. */
+    public double subtaskPricePerHour;
+    /** This batch's busy cost: {@code totalMs} × the subtask's price. */
+    public double costBusy;
+    public double referencePricePer1MTokens;
+    public String currency;
+
     public BatchMetrics() {}
 }

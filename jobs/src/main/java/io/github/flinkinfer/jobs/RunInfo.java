@@ -1,0 +1,71 @@
+package io.github.flinkinfer.jobs;
+
+import ai.onnxruntime.OrtEnvironment;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.flinkinfer.runtime.ModelCard;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.flink.runtime.util.EnvironmentInformation;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * What a run was: its settings (every option's value, secrets redacted), model, versions and
+ * machine. Written as {@code run-info-<run-id>.json} beside the outputs for the report.
+ */
+final class RunInfo {
+    /** Option names whose values are never written anywhere. */
+    static final Pattern SECRET = Pattern.compile("(?i).*(password|secret|jaas|token|credential|property|properties).*");
+
+    private RunInfo() {}
+
+    static Map<String, Object> of(EmbedOptions o, ModelCard card, String runId) {
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("runId", runId);
+        info.put("settings", settings(o));
+        Map<String, Object> model = new LinkedHashMap<>();
+        model.put("id", card.id());
+        model.put("task", card.task.name().toLowerCase(Locale.ROOT));
+        model.put("maxSequenceLength", card.maxSequenceLength);
+        model.put("onnxSha256", card.onnx.sha256());
+        model.put("notes", card.notes);
+        info.put("model", model);
+        Map<String, Object> versions = new LinkedHashMap<>();
+        versions.put("flink", EnvironmentInformation.getVersion());
+        versions.put("onnxruntime", OrtEnvironment.getEnvironment().getVersion());
+        versions.put("java", System.getProperty("java.version"));
+        versions.put("flink-batch-inference", RunInfo.class.getPackage().getImplementationVersion());
+        info.put("versions", versions);
+        Map<String, Object> machine = new LinkedHashMap<>();
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("driverMaxHeapMiB", Runtime.getRuntime().maxMemory() >> 20);
+        info.put("machine", machine);
+        return info;
+    }
+
+    /** Every option of the command with its value; secret-looking ones redacted. */
+    static Map<String, Object> settings(EmbedOptions o) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        for (OptionSpec opt : new CommandLine(o).getCommandSpec().options()) {
+            String name = opt.longestName();
+            Object value = opt.getValue();
+            if (value instanceof int[] a) {
+                value = java.util.Arrays.toString(a);
+            }
+            settings.put(name, SECRET.matcher(name).matches() && value != null ? "<redacted>" : value);
+        }
+        return settings;
+    }
+
+    static void write(Path file, Map<String, Object> info) throws IOException {
+        Files.createDirectories(file.getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), info);
+    }
+}

@@ -1,0 +1,270 @@
+package io.github.flinkinfer.jobs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Job-wide totals, cost and chart series of one run, computed from its committed per-batch
+ * metrics and error files (never in-progress ones), so it can be rebuilt for any run, also one
+ * that ran on a cluster. Batch latency percentiles are exact (nearest rank) over all batches of
+ * all subtasks; they are never averaged across subtasks.
+ */
+public final class RunSummary {
+    public static final String METRICS_DIR = "metrics";
+    public static final String ERRORS_DIR = "errors";
+
+    public String runId;
+    public String model;
+    public long succeeded;
+    public long failed;
+    public Map<String, Long> errorsByReason = new TreeMap<>();
+    public long batches;
+    public long realTokens;
+    public long paddedTokens;
+    public double paddingEfficiency;
+    public long retries;
+    public int subtasks;
+    /** Wall time of the whole job (driver-measured; from the records when rebuilt). */
+    public double wallSeconds;
+    /** Job-wide: successful items / wall seconds (start-up, load and idle included). */
+    public double itemsPerSecond;
+    /** Job-wide: real (unpadded) tokens / wall seconds. */
+    public double realTokensPerSecond;
+    public Map<String, Double> batchLatencyMs = new LinkedHashMap<>();
+    public Map<String, Double> phaseTotalsMs = new LinkedHashMap<>();
+    public Cost cost = new Cost();
+    public Series series = new Series();
+    /** Settings, model, versions and machine, from {@code run-info-<run-id>.json} when present. */
+    public JsonNode runInfo;
+
+    /** Where the money went; see docs/measurement.md, "Cost". */
+    public static final class Cost {
+        public String currency = "USD";
+        public double busy;
+        public double load;
+        public double idle;
+        public double total;
+        public double perItem;
+        public double perSuccessfulItem;
+        public double per1MRealTokens;
+        public double referencePricePer1MTokens;
+        /** Our cost per 1M tokens / the reference price (below 1 = cheaper); 0 when no reference. */
+        public double ratioToReference;
+    }
+
+    /** Chart data. */
+    public static final class Series {
+        /** [seconds since start, items/s] per time bin. */
+        public List<double[]> throughput = new ArrayList<>();
+        /** [upper edge ms, batches] per latency bin. */
+        public List<double[]> latencyHistogram = new ArrayList<>();
+        /** bucket edge → padding efficiency of its batches. */
+        public Map<Integer, Double> paddingByBucket = new TreeMap<>();
+        /** token length upper edge → items (per-batch mean lengths, weighted by items). */
+        public Map<Integer, Long> tokenLengthHistogram = new TreeMap<>();
+    }
+
+    /** Reads a local output directory's records of {@code runId}; wall ≤ 0 derives it. */
+    public static RunSummary read(Path output, String runId, double wallSeconds) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> metrics = lines(output.resolve(METRICS_DIR), runId, json);
+        List<JsonNode> errors = lines(output.resolve(ERRORS_DIR), runId, json);
+        RunSummary r = new RunSummary();
+        r.runId = runId;
+        Path info = output.resolve("run-info-" + runId + ".json");
+        if (Files.exists(info)) {
+            r.runInfo = json.readTree(info.toFile());
+        }
+        r.totals(metrics, errors);
+        r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics);
+        r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
+        r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
+        r.cost(metrics);
+        r.series(metrics);
+        return r;
+    }
+
+    private void totals(List<JsonNode> metrics, List<JsonNode> errors) {
+        List<Double> latencies = new ArrayList<>();
+        String[] phases = {"queueWaitMs", "tokenizeMs", "tensorMs", "inferenceMs", "postprocessMs", "writeMs"};
+        for (String p : phases) {
+            phaseTotalsMs.put(p, 0.0);
+        }
+        for (JsonNode m : metrics) {
+            batches++;
+            succeeded += m.get("items").asLong() - m.get("failedItems").asLong();
+            realTokens += m.get("realTokens").asLong();
+            paddedTokens += m.get("paddedTokens").asLong();
+            retries += m.get("retries").asLong();
+            model = m.get("model").asText();
+            subtasks = Math.max(subtasks, m.path("subtasks").asInt(1));
+            latencies.add(m.get("totalMs").asDouble());
+            for (String p : phases) {
+                phaseTotalsMs.merge(p, m.path(p).asDouble(), Double::sum);
+            }
+        }
+        for (JsonNode e : errors) {
+            failed++;
+            errorsByReason.merge(e.get("stage").asText() + "/" + e.get("reason").asText(), 1L, Long::sum);
+        }
+        paddingEfficiency = paddedTokens == 0 ? 1 : (double) realTokens / paddedTokens;
+        double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        for (int p : new int[] {50, 90, 95, 99}) {
+            batchLatencyMs.put("p" + p, percentile(sorted, p));
+        }
+        batchLatencyMs.put("max", sorted.length == 0 ? 0 : sorted[sorted.length - 1]);
+    }
+
+    /**
+     * Busy = Σ batch costs. Load = model load time × the subtask's price. Total = every subtask
+     * held for the job's whole wall time. Idle = total − busy − load.
+     */
+    private void cost(List<JsonNode> metrics) {
+        Map<Integer, Double> pricePerHour = new HashMap<>();
+        for (JsonNode m : metrics) {
+            int s = m.get("subtask").asInt();
+            double price = m.path("subtaskPricePerHour").asDouble();
+            pricePerHour.put(s, price);
+            cost.busy += m.path("costBusy").asDouble();
+            cost.load += m.path("modelLoadMs").asDouble() * price / 3_600_000.0;
+            cost.referencePricePer1MTokens = m.path("referencePricePer1MTokens").asDouble();
+            if (m.hasNonNull("currency")) {
+                cost.currency = m.get("currency").asText();
+            }
+        }
+        for (double price : pricePerHour.values()) {
+            cost.total += wallSeconds * price / 3600.0;
+        }
+        cost.idle = Math.max(0, cost.total - cost.busy - cost.load);
+        long all = succeeded + failed;
+        cost.perItem = all == 0 ? 0 : cost.total / all;
+        cost.perSuccessfulItem = succeeded == 0 ? 0 : cost.total / succeeded;
+        cost.per1MRealTokens = realTokens == 0 ? 0 : cost.total / realTokens * 1e6;
+        cost.ratioToReference = cost.referencePricePer1MTokens > 0
+                ? cost.per1MRealTokens / cost.referencePricePer1MTokens : 0;
+    }
+
+    private void series(List<JsonNode> metrics) {
+        if (metrics.isEmpty()) {
+            return;
+        }
+        long t0 = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()).min().getAsLong();
+        long t1 = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
+                + (long) m.get("totalMs").asDouble()).max().getAsLong();
+        int bins = 30;
+        double width = Math.max(1, (t1 - t0) / (double) bins);
+        double[] items = new double[bins];
+        double maxLatency = 0;
+        Map<Integer, long[]> padding = new TreeMap<>();
+        for (JsonNode m : metrics) {
+            int bin = (int) Math.min(bins - 1, (m.get("startedAtMillis").asLong() - t0) / width);
+            items[bin] += m.get("items").asLong() - m.get("failedItems").asLong();
+            maxLatency = Math.max(maxLatency, m.get("totalMs").asDouble());
+            long[] p = padding.computeIfAbsent(m.get("bucketEdge").asInt(), k -> new long[2]);
+            p[0] += m.get("realTokens").asLong();
+            p[1] += m.get("paddedTokens").asLong();
+            int n = m.get("items").asInt();
+            double mean = n == 0 ? 0 : m.get("realTokens").asDouble() / n;
+            int edge = 8;
+            while (edge < mean) {
+                edge *= 2;
+            }
+            series.tokenLengthHistogram.merge(edge, (long) n, Long::sum);
+        }
+        for (int i = 0; i < bins; i++) {
+            series.throughput.add(new double[] {(i + 1) * width / 1000.0, items[i] / (width / 1000.0)});
+        }
+        padding.forEach((edge, p) -> series.paddingByBucket.put(edge, p[1] == 0 ? 1.0 : (double) p[0] / p[1]));
+        int latencyBins = 20;
+        double lw = Math.max(1e-3, maxLatency / latencyBins);
+        long[] counts = new long[latencyBins];
+        for (JsonNode m : metrics) {
+            counts[(int) Math.min(latencyBins - 1, m.get("totalMs").asDouble() / lw)]++;
+        }
+        for (int i = 0; i < latencyBins; i++) {
+            series.latencyHistogram.add(new double[] {(i + 1) * lw, counts[i]});
+        }
+    }
+
+    static double derivedWallSeconds(List<JsonNode> metrics) {
+        if (metrics.isEmpty()) {
+            return 0;
+        }
+        long start = metrics.stream().mapToLong(m -> m.path("subtaskOpenedAtMillis").asLong(
+                m.get("startedAtMillis").asLong())).min().getAsLong();
+        long end = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
+                + (long) m.get("totalMs").asDouble()).max().getAsLong();
+        return (end - start) / 1000.0;
+    }
+
+    /** Nearest-rank percentile of an ascending array. */
+    static double percentile(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    private static List<JsonNode> lines(Path dir, String runId, ObjectMapper json) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("part-" + runId + "-"))
+                    .sorted().toList()) {
+                try (BufferedReader r = Files.newBufferedReader(f)) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        if (!line.isBlank()) {
+                            out.add(json.readTree(line));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Writes {@code report-<run-id>.json} and the self-contained {@code report-<run-id>.html}. */
+    public void write(Path output) throws IOException {
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(output.resolve("report-" + runId + ".json").toFile(), this);
+        Files.writeString(output.resolve("report-" + runId + ".html"), io.github.flinkinfer.jobs.report.ReportHtml.render(this));
+    }
+
+    public void print(PrintStream out) {
+        out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
+        out.printf("  succeeded          %,d%n", succeeded);
+        out.printf("  failed (errors/)   %,d %s%n", failed, errorsByReason.isEmpty() ? "" : errorsByReason);
+        out.printf("  batches            %,d  (retries %d)%n", batches, retries);
+        out.printf("  padding efficiency %.3f  (real %,d / padded %,d tokens)%n",
+                paddingEfficiency, realTokens, paddedTokens);
+        out.printf("  job-wide           %.1f items/s, %.0f real tokens/s over %.1f s wall%n",
+                itemsPerSecond, realTokensPerSecond, wallSeconds);
+        out.printf("  batch latency ms   p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f%n",
+                batchLatencyMs.get("p50"), batchLatencyMs.get("p90"), batchLatencyMs.get("p95"),
+                batchLatencyMs.get("p99"), batchLatencyMs.get("max"));
+        if (cost.total > 0) {
+            out.printf("  cost %s           total %.6f (busy %.6f, load %.6f, idle %.6f)%n",
+                    cost.currency, cost.total, cost.busy, cost.load, cost.idle);
+            out.printf("                     %.8f per successful item, %.4f per 1M real tokens%s%n",
+                    cost.perSuccessfulItem, cost.per1MRealTokens,
+                    cost.ratioToReference > 0 ? String.format(" (%.3f× the reference API)", cost.ratioToReference) : "");
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.metrics.CostModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Cost arithmetic on a run with known times and prices; per-batch rows add up to the totals. */
+class RunSummaryCostTest {
+    @TempDir Path out;
+
+    static final CostModel PRICES = new CostModel(0, 1, 0.36, 1, 0, 0.02, "USD"); // 0.0001 per second
+
+    static BatchMetrics batch(int subtask, int seq, int items, int failed, double totalMs, long loadMs) {
+        BatchMetrics m = new BatchMetrics();
+        m.runId = "c";
+        m.batchId = "c-" + subtask + "-" + seq;
+        m.subtask = subtask;
+        m.subtasks = 2;
+        m.items = items;
+        m.failedItems = failed;
+        m.realTokens = items * 10L;
+        m.paddedTokens = items * 12L;
+        m.totalMs = totalMs;
+        m.inferenceMs = totalMs * 0.8;
+        m.startedAtMillis = 1_000_000 + seq * 1000L;
+        m.subtaskOpenedAtMillis = 1_000_000;
+        m.modelLoadMs = loadMs;
+        m.bucketEdge = 16;
+        m.model = "m@1";
+        m.subtaskPricePerHour = PRICES.subtaskPricePerHour(false);
+        m.costBusy = PRICES.cost(totalMs, false);
+        m.referencePricePer1MTokens = PRICES.referencePricePer1MTokens();
+        m.currency = "USD";
+        return m;
+    }
+
+    @Test
+    void costIsAttributedToBusyLoadAndIdleAndSumsUp() throws Exception {
+        List<BatchMetrics> rows = new ArrayList<>();
+        rows.add(batch(0, 0, 100, 0, 2000, 3000)); // subtask 0: 2 s busy + 3 s load
+        rows.add(batch(0, 1, 100, 1, 3000, 0));    //             3 s busy
+        rows.add(batch(1, 0, 50, 0, 5000, 4000));  // subtask 1: 5 s busy + 4 s load
+        write(out.resolve("metrics"), rows);
+        ErrorRecord parseError = ErrorRecord.of(null, "f:1", "parse", "malformed_json", "x", 1);
+        ErrorRecord inferError = ErrorRecord.of("z", "f:9", "infer", "inference_failed", "x", 3);
+        write(out.resolve("errors"), List.of(parseError, inferError));
+
+        RunSummary s = RunSummary.read(out, "c", 20.0); // 20 s job wall, 2 subtasks held
+
+        assertThat(s.succeeded).isEqualTo(249);
+        assertThat(s.failed).isEqualTo(2);
+        assertThat(s.realTokens).isEqualTo(rows.stream().mapToLong(r -> r.realTokens).sum());
+        assertThat(s.batches).isEqualTo(3);
+        assertThat(s.cost.busy).isCloseTo(10 * 0.0001, within(1e-12));     // 10 busy seconds
+        assertThat(s.cost.load).isCloseTo(7 * 0.0001, within(1e-12));      // 7 load seconds
+        assertThat(s.cost.total).isCloseTo(2 * 20 * 0.0001, within(1e-12)); // 40 held seconds
+        assertThat(s.cost.idle).isCloseTo(23 * 0.0001, within(1e-12));
+        assertThat(s.cost.busy + s.cost.load + s.cost.idle).isCloseTo(s.cost.total, within(1e-12));
+        assertThat(s.cost.perSuccessfulItem).isCloseTo(0.004 / 249, within(1e-12));
+        assertThat(s.cost.perItem).isCloseTo(0.004 / 251, within(1e-12));
+        assertThat(s.cost.per1MRealTokens).isCloseTo(0.004 / 2500 * 1e6, within(1e-9));
+        assertThat(s.cost.ratioToReference).isCloseTo(s.cost.per1MRealTokens / 0.02, within(1e-9));
+        assertThat(s.batchLatencyMs).containsEntry("p50", 3000.0).containsEntry("p99", 5000.0);
+        assertThat(s.paddingEfficiency).isCloseTo(10.0 / 12, within(1e-12));
+        assertThat(s.errorsByReason).containsEntry("parse/malformed_json", 1L)
+                .containsEntry("infer/inference_failed", 1L);
+    }
+
+    static void write(Path dir, List<?> rows) throws Exception {
+        Files.createDirectories(dir);
+        ObjectMapper json = new ObjectMapper();
+        StringBuilder sb = new StringBuilder();
+        for (Object r : rows) {
+            sb.append(json.writeValueAsString(r)).append('\n');
+        }
+        Files.writeString(dir.resolve("part-c-0.jsonl"), sb);
+    }
+}

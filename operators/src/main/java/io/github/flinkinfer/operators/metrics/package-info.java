@@ -1,0 +1,5 @@
+/**
+ * Operator metrics: Micrometer meters (names carry units) bridged into Flink's metric system,
+ * and the cost model that prices busy, load and idle time.
+ */
+package io.github.flinkinfer.operators.metrics;
