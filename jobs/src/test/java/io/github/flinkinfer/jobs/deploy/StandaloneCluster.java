@@ -23,6 +23,8 @@ final class StandaloneCluster implements AutoCloseable {
 
     private final Path dir;
     private final Map<String, String> env;
+    /** Stops the cluster if the test JVM exits without closing it (e.g. a failsafe timeout). */
+    private final Thread stopOnExit = new Thread(this::stopQuietly, "stop-standalone-cluster");
 
     private StandaloneCluster(Path dir) {
         this.dir = dir;
@@ -36,6 +38,7 @@ final class StandaloneCluster implements AutoCloseable {
     static StandaloneCluster start(Path dir, String... args) throws Exception {
         StandaloneCluster cluster = new StandaloneCluster(dir);
         try {
+            Runtime.getRuntime().addShutdownHook(cluster.stopOnExit);
             cluster.script("start-cluster.sh", Duration.ofMinutes(3), args);
             return cluster;
         } catch (Exception | AssertionError e) {
@@ -110,6 +113,19 @@ final class StandaloneCluster implements AutoCloseable {
     @Override
     public void close() throws Exception {
         script("stop-cluster.sh", Duration.ofMinutes(1));
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopOnExit);
+        } catch (IllegalStateException | IllegalArgumentException alreadyExitingOrRemoved) {
+            // nothing to undo
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            script("stop-cluster.sh", Duration.ofMinutes(1));
+        } catch (Exception | AssertionError e) {
+            System.err.println("Could not stop the cluster in " + dir + ": " + e.getMessage());
+        }
     }
 
     private String script(String name, Duration timeout, String... args) throws Exception {
