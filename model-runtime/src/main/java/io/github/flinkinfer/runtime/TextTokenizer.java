@@ -64,6 +64,30 @@ public final class TextTokenizer implements AutoCloseable {
         return new TokenizedText(ids, all.length);
     }
 
+    /** The whole sequence, untruncated, with special tokens split off (for chunking). */
+    public TokenSequence encodeAll(String text) {
+        Encoding encoding = tokenizer.encode(text, true, false);
+        long[] ids = encoding.getIds();
+        long[] special = encoding.getSpecialTokenMask();
+        int from = 0;
+        while (from < ids.length && special[from] != 0) {
+            from++;
+        }
+        int to = ids.length;
+        while (to > from && special[to - 1] != 0) {
+            to--;
+        }
+        return new TokenSequence(ints(ids, 0, from), ints(ids, from, to), ints(ids, to, ids.length));
+    }
+
+    private static int[] ints(long[] ids, int from, int to) {
+        int[] out = new int[to - from];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (int) ids[from + i];
+        }
+        return out;
+    }
+
     /** For tests: encodes and returns the ids as longs. */
     long[] encodeLong(String text) {
         return Arrays.stream(encode(text).ids()).asLongStream().toArray();

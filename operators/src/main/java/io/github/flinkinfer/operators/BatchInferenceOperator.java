@@ -151,6 +151,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
             r.truncated = d.truncated();
             r.model = card.name;
             r.modelVersion = card.version;
+            r.chunk = d.chunk;
             output.collect(reuse.replace(r));
         }
         for (ErrorRecord e : outcome.failed) {

@@ -11,6 +11,8 @@ public class InferenceResult {
     public boolean truncated;
     public String model;
     public String modelVersion;
+    /** Document, content hash and token window this row comes from (null on old inputs). */
+    public io.github.flinkinfer.operators.chunk.ChunkRef chunk;
 
     public InferenceResult() {}
 

@@ -2,7 +2,13 @@ package io.github.flinkinfer.operators;
 
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.operators.chunk.ChunkRef;
+import io.github.flinkinfer.operators.chunk.Chunking;
+import io.github.flinkinfer.operators.chunk.ContentHash;
+import io.github.flinkinfer.operators.chunk.TokenWindows;
 import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.runtime.TokenSequence;
+import java.util.List;
 import io.github.flinkinfer.runtime.TokenizedText;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -17,22 +23,37 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
     private final ModelCard card;
     private final RuntimeOptions options;
     private final OverlongPolicy overlong;
+    private final Chunking chunking;
     private transient TextTokenizer tokenizer;
+    private transient String settings;
 
     public TokenizeFunction(ModelCard card, RuntimeOptions options, OverlongPolicy overlong) {
+        this(card, options, overlong, Chunking.OFF);
+    }
+
+    /** With {@code chunking} enabled, each document becomes one input per token window. */
+    public TokenizeFunction(
+            ModelCard card, RuntimeOptions options, OverlongPolicy overlong, Chunking chunking) {
         this.card = card;
         this.options = options;
         this.overlong = overlong;
+        this.chunking = chunking;
     }
 
     @Override
     public void open(OpenContext openContext) {
         tokenizer = TextTokenizer.load(card, options);
+        settings = chunking.fingerprint(tokenizer.maxLength(), overlong);
     }
 
     @Override
     public void processElement(Document doc, Context ctx, Collector<TokenizedDocument> out) {
         long start = System.nanoTime();
+        ChunkRef ref = ChunkRef.document(doc.id, ContentHash.sha256(doc.text), settings);
+        if (chunking.enabled()) {
+            chunks(doc, ref, start, ctx, out);
+            return;
+        }
         TokenizedText tokens;
         try {
             tokens = tokenizer.encode(doc.text);
@@ -53,10 +74,42 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
                             .withInput(doc.text));
             return;
         }
-        out.collect(
-                new TokenizedDocument(
-                        doc.id, doc.source, tokens.ids(), tokens.originalTokenCount(),
-                        System.nanoTime() - start));
+        TokenizedDocument t = new TokenizedDocument(
+                doc.id, doc.source, tokens.ids(), tokens.originalTokenCount(),
+                System.nanoTime() - start);
+        t.chunk = ref;
+        out.collect(t);
+    }
+
+    /** One input per window: id {@code <doc-id>#<k>}, the special tokens around each window. */
+    private void chunks(Document doc, ChunkRef ref, long start, Context ctx,
+            Collector<TokenizedDocument> out) {
+        TokenSequence seq;
+        try {
+            seq = tokenizer.encodeAll(doc.text);
+        } catch (RuntimeException e) {
+            ctx.output(
+                    Outputs.ERRORS,
+                    ErrorRecord.of(doc.id, doc.source, ErrorRecord.TOKENIZE, "tokenizer_failed",
+                                    e.getClass().getSimpleName(), 1)
+                            .withInput(doc.text));
+            return;
+        }
+        List<TokenWindows.Window> windows =
+                TokenWindows.of(seq.content().length, chunking.size(), chunking.overlap());
+        long nanos = System.nanoTime() - start;
+        for (TokenWindows.Window w : windows) {
+            int[] ids = new int[seq.specialCount() + w.length()];
+            System.arraycopy(seq.prefix(), 0, ids, 0, seq.prefix().length);
+            System.arraycopy(seq.content(), w.start(), ids, seq.prefix().length, w.length());
+            System.arraycopy(seq.suffix(), 0, ids, seq.prefix().length + w.length(),
+                    seq.suffix().length);
+            TokenizedDocument t = new TokenizedDocument(
+                    ChunkRef.chunkId(doc.id, w.index()), doc.source, ids, ids.length,
+                    w.index() == 0 ? nanos : 0);
+            t.chunk = ref.window(w, windows.size());
+            out.collect(t);
+        }
     }
 
     @Override

@@ -8,6 +8,8 @@ public class TokenizedDocument {
     public int originalTokenCount;
     /** Nanoseconds spent tokenizing this document. */
     public long tokenizeNanos;
+    /** Document, content hash and token window this input comes from. */
+    public io.github.flinkinfer.operators.chunk.ChunkRef chunk;
 
     public TokenizedDocument() {}
 
