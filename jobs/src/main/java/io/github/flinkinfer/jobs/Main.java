@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs;
 
+import io.github.flinkinfer.jobs.plan.PlanCommand;
 import io.github.flinkinfer.jobs.report.ReportCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -8,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "flink-inference", mixinStandardHelpOptions = true,
         version = "flink-inference 0.1.0",
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
-        subcommands = {EmbeddingJob.class, ReportCommand.class})
+        subcommands = {EmbeddingJob.class, ReportCommand.class, PlanCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

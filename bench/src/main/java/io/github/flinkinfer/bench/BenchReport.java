@@ -1,0 +1,88 @@
+package io.github.flinkinfer.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Renders a benchmark result as a markdown page with the table, ratios and targets. */
+final class BenchReport {
+    private BenchReport() {}
+
+    @SuppressWarnings("unchecked")
+    static String markdown(Map<String, Object> result) {
+        StringBuilder b = new StringBuilder();
+        Map<String, Object> machine = (Map<String, Object>) result.get("machine");
+        Map<String, Map<String, Object>> med = (Map<String, Map<String, Object>>) result.get("medians");
+        Map<String, Object> ratios = (Map<String, Object>) result.get("ratios");
+        Map<String, Object> memory = (Map<String, Object>) result.get("memory");
+        double peak = Bench.num(machine, "fp32PeakGflops");
+        b.append("# Benchmark ").append(result.get("date")).append("\n\n");
+        b.append("Command: `").append(result.get("command")).append("`\n\n");
+        b.append("Machine: ").append(machine.get("cpu")).append(", ").append(machine.get("cores"))
+                .append(" cores @ ").append(machine.get("mhz")).append(" MHz, AVX-512 ")
+                .append(machine.get("avx512")).append("; fp32 peak estimate ")
+                .append(String.format(Locale.ROOT, "%.0f", peak)).append(" GFLOP/s (")
+                .append(machine.get("peakFormula")).append(").\n\n");
+        b.append("Versions: ").append(result.get("versions")).append(". Settings: ")
+                .append(result.get("settings")).append(".\n\n");
+        b.append("Medians of the interleaved rounds. Timers start after model load and warm-up and stop")
+                .append(" after the last output; `flink` uses models-loaded → last batch written (from its")
+                .append(" metrics records) and shows the whole `env.execute()` wall as e2e.\n\n");
+        b.append("| contender | items/s | real tokens/s | padding eff. | p50 / p90 / p95 / p99 batch ms |")
+                .append(" useful GFLOP/s (% peak) | executed GFLOP/s | peak RSS MiB | e2e items/s |\n");
+        b.append("|---|---:|---:|---:|---|---:|---:|---:|---:|\n");
+        med.forEach((c, m) -> b.append(String.format(Locale.ROOT,
+                "| %s | %.1f | %.0f | %.3f | %s | %.1f (%.0f%%) | %.1f | %.0f | %s |%n", c,
+                Bench.num(m, "itemsPerSecond"), Bench.num(m, "realTokensPerSecond"),
+                Bench.num(m, "paddingEfficiency"), latencies(m), Bench.num(m, "usefulGflops"),
+                100 * Bench.num(m, "usefulGflops") / peak, Bench.num(m, "executedGflops"),
+                Bench.num(m, "peakRssMiB"),
+                m.containsKey("e2eItemsPerSecond") ? String.format(Locale.ROOT, "%.1f", Bench.num(m, "e2eItemsPerSecond")) : "")));
+        b.append("\n## Ratios (items/s, medians)\n\n| ratio | value |\n|---|---:|\n");
+        ratios.forEach((k, v) -> b.append(String.format(Locale.ROOT, "| %s | %.2f× |%n", k, ((Number) v).doubleValue())));
+        Map<String, Object> int8 = med.get("int8-bare-1x2");
+        if (int8 != null) {
+            b.append(String.format(Locale.ROOT, "%nint8 drift vs fp32 on the same batches: min cosine %.4f, mean %.4f (%s items).%n",
+                    Bench.num(int8, "driftVsFp32MinCosine"), Bench.num(int8, "driftVsFp32MeanCosine"),
+                    int8.get("driftItems")));
+        }
+        if (memory != null && !memory.isEmpty()) {
+            b.append(String.format(Locale.ROOT, "%nMemory (Flink job, int8): %s docs → %.0f MiB peak RSS; %s docs → %.0f MiB (%+.1f%%).%n",
+                    memory.get("docs"), Bench.num(memory, "peakRssMiB"), memory.get("docsLarge"),
+                    Bench.num(memory, "peakRssMiBLarge"), 100 * Bench.num(memory, "growth")));
+        }
+        b.append("\n## Targets\n\n| target | measured | met |\n|---|---:|---|\n");
+        target(b, ratios, "flink/langchain4j", 1.4);
+        target(b, ratios, "flink/arrival-batch32", 3.0);
+        target(b, ratios, "flink/batch1", 1.15);
+        target(b, ratios, "flink/bare-1x2", 0.85);
+        if (med.containsKey("flink")) {
+            double pe = Bench.num(med.get("flink"), "paddingEfficiency");
+            b.append(String.format(Locale.ROOT, "| padding efficiency ≥ 0.95 (flink) | %.3f | %s |%n", pe, pe >= 0.95 ? "yes" : "no"));
+        }
+        double best = med.values().stream().mapToDouble(m -> Bench.num(m, "usefulGflops")).filter(d -> !Double.isNaN(d)).max().orElse(0);
+        b.append(String.format(Locale.ROOT, "| fp32 useful FLOP/s ≥ 60%% of peak (best contender) | %.0f%% | %s |%n",
+                100 * best / peak, best / peak >= 0.6 ? "yes" : "no"));
+        target(b, ratios, "int8-bare-1x2/bare-1x2", 2.0);
+        if (memory != null && !memory.isEmpty()) {
+            double g = Bench.num(memory, "growth");
+            b.append(String.format(Locale.ROOT, "| 10× corpus raises peak RSS ≤ 20%% | %+.1f%% | %s |%n", 100 * g, g <= 0.2 ? "yes" : "no"));
+        }
+        return b.toString();
+    }
+
+    private static void target(StringBuilder b, Map<String, Object> ratios, String key, double min) {
+        if (ratios.get(key) instanceof Number n) {
+            b.append(String.format(Locale.ROOT, "| %s ≥ %.2f× | %.2f× | %s |%n", key, min, n.doubleValue(),
+                    n.doubleValue() >= min ? "yes" : "no"));
+        }
+    }
+
+    private static String latencies(Map<String, Object> m) {
+        if (!(m.get("p50BatchMs") instanceof Number)) {
+            return "n/a";
+        }
+        return String.join(" / ", List.of("p50BatchMs", "p90BatchMs", "p95BatchMs", "p99BatchMs").stream()
+                .map(k -> String.format(Locale.ROOT, "%.0f", Bench.num(m, k))).toList());
+    }
+}

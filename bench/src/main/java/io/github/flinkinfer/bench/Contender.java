@@ -1,0 +1,326 @@
+package io.github.flinkinfer.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import io.github.flinkinfer.bench.BenchCorpus.Doc;
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.EmbeddingJob;
+import io.github.flinkinfer.operators.batch.Batch;
+import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.OnnxModel;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.TextTokenizer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
+
+/**
+ * Runs one contender once, in this JVM, and prints {@code RESULT <json>}. Every contender gets
+ * the same documents, model file, max length and thread budget; the timer starts after model
+ * load and a warm-up pass and stops after the last output.
+ */
+public final class Contender {
+    private static final int WARMUP_DOCS = 32;
+
+    final List<Doc> docs;
+    final int maxLength;
+    final int threads;
+    final int maxBatchTokens;
+    final Path tmp;
+
+    Contender(List<Doc> docs, int maxLength, int threads, int maxBatchTokens, Path tmp) {
+        this.docs = docs;
+        this.maxLength = maxLength;
+        this.threads = threads;
+        this.maxBatchTokens = maxBatchTokens;
+        this.tmp = tmp;
+    }
+
+    /** args: name corpus docs maxLength threads maxBatchTokens tmpDir */
+    public static void main(String[] args) throws Exception {
+        String name = args[0];
+        List<Doc> docs = BenchCorpus.load(Path.of(args[1]), Integer.parseInt(args[2]));
+        Contender c = new Contender(docs, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                Integer.parseInt(args[5]), Path.of(args[6]));
+        Stats s = switch (name) {
+            case "arrival-batch32" -> c.fixedBatches(32, "all-minilm-l6-v2");
+            case "batch1" -> c.fixedBatches(1, "all-minilm-l6-v2");
+            case "langchain4j" -> c.langchain4j();
+            case "bare-1x2" -> c.bareLoop("all-minilm-l6-v2");
+            case "bare-2x1" -> c.bareParallel();
+            case "flink" -> c.flink("all-minilm-l6-v2");
+            case "flink-int8" -> c.flink("all-minilm-l6-v2-q");
+            case "int8-bare-1x2" -> c.int8();
+            default -> throw new IllegalArgumentException("unknown contender " + name);
+        };
+        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(s.toMap(name)));
+        System.exit(0);
+    }
+
+    RuntimeOptions options(int intraThreads) {
+        return RuntimeOptions.defaults().withIntraOpThreads(intraThreads).withMaxSequenceLength(maxLength);
+    }
+
+    /** (1) and (2): arrival order, fixed batch size, padded to the batch maximum. */
+    Stats fixedBatches(int size, String model) {
+        ModelCard card = ModelCard.builtIn(model);
+        Flops flops = new Flops(card.shape);
+        try (TextTokenizer tok = TextTokenizer.load(card, options(threads));
+                OnnxModel m = OnnxModel.load(card, options(threads))) {
+            run(docs.subList(0, WARMUP_DOCS), size, tok, m, flops, new Stats());
+            Stats s = new Stats();
+            long t0 = System.nanoTime();
+            run(docs, size, tok, m, flops, s);
+            s.seconds = (System.nanoTime() - t0) / 1e9;
+            return s;
+        }
+    }
+
+    private static void run(List<Doc> docs, int size, TextTokenizer tok, OnnxModel m, Flops flops, Stats s) {
+        for (int i = 0; i < docs.size(); i += size) {
+            long b0 = System.nanoTime();
+            List<int[]> batch = new ArrayList<>();
+            for (Doc d : docs.subList(i, Math.min(docs.size(), i + size))) {
+                batch.add(tok.encode(d.text()).ids());
+            }
+            m.infer(batch);
+            record(s, batch, flops, (System.nanoTime() - b0) / 1e6);
+        }
+    }
+
+    private static void record(Stats s, List<int[]> batch, Flops flops, double millis) {
+        int padded = 0;
+        long real = 0;
+        double useful = 0;
+        for (int[] ids : batch) {
+            padded = Math.max(padded, ids.length);
+            real += ids.length;
+            useful += flops.sequence(ids.length);
+        }
+        s.batch(batch.size(), real, padded, useful, flops.batch(batch.size(), padded), millis);
+    }
+
+    /** (3): langchain4j's in-process model, same ONNX file, its own tokenizer and batching. */
+    Stats langchain4j() {
+        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2");
+        Flops flops = new Flops(card.shape);
+        AllMiniLmL6V2EmbeddingModel model = new AllMiniLmL6V2EmbeddingModel();
+        model.embedAll(docs.subList(0, WARMUP_DOCS).stream().map(d -> TextSegment.from(d.text())).toList());
+        List<TextSegment> segments = docs.stream().map(d -> TextSegment.from(d.text())).toList();
+        Stats s = new Stats();
+        long t0 = System.nanoTime();
+        model.embedAll(segments);
+        s.seconds = (System.nanoTime() - t0) / 1e9;
+        try (TextTokenizer tok = TextTokenizer.load(card, options(1))) {
+            for (Doc d : docs) { // token counts for the rates (it runs items one by one)
+                int len = tok.encode(d.text()).ids().length;
+                s.items++;
+                s.realTokens += len;
+                s.paddedTokens += len;
+                s.usefulFlops += flops.sequence(len);
+                s.executedFlops += flops.sequence(len);
+            }
+        }
+        s.extra.put("note", "embedAll of all texts; per-batch latency not observable");
+        return s;
+    }
+
+    /** (4): our batcher + model runtime, no Flink: tokenize on one thread, infer on another. */
+    Stats bareLoop(String model) throws Exception {
+        ModelCard card = ModelCard.builtIn(model);
+        try (TextTokenizer tok = TextTokenizer.load(card, options(threads));
+                OnnxModel m = OnnxModel.load(card, options(threads))) {
+            Flops flops = new Flops(card.shape);
+            pipelined(docs.subList(0, WARMUP_DOCS), tok, m, flops, new Stats());
+            Stats s = new Stats();
+            long t0 = System.nanoTime();
+            pipelined(docs, tok, m, flops, s);
+            s.seconds = (System.nanoTime() - t0) / 1e9;
+            return s;
+        }
+    }
+
+    private void pipelined(List<Doc> in, TextTokenizer tok, OnnxModel m, Flops flops, Stats s) throws Exception {
+        BlockingQueue<int[]> queue = new ArrayBlockingQueue<>(1024);
+        int[] end = new int[0];
+        Thread producer = new Thread(() -> {
+            try {
+                for (Doc d : in) {
+                    queue.put(tok.encode(d.text()).ids());
+                }
+                queue.put(end);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "tokenize");
+        producer.start();
+        LengthBucketBatcher<int[]> batcher = new LengthBucketBatcher<>(batching(), ids -> ids.length);
+        while (true) {
+            int[] ids = queue.take();
+            if (ids == end) {
+                break;
+            }
+            for (Batch<int[]> b : batcher.add(ids, System.nanoTime())) {
+                runBatch(b, m, flops, s);
+            }
+        }
+        for (Batch<int[]> b : batcher.flushAll()) {
+            runBatch(b, m, flops, s);
+        }
+        producer.join();
+    }
+
+    BatchingConfig batching() {
+        return BatchingConfig.defaults().withMaxBatchTokens(maxBatchTokens);
+    }
+
+    private static void runBatch(Batch<int[]> b, OnnxModel m, Flops flops, Stats s) {
+        long b0 = System.nanoTime();
+        m.infer(b.items());
+        record(s, b.items(), flops, (System.nanoTime() - b0) / 1e6);
+    }
+
+    /** (4'): the same thread budget as two single-threaded sessions, each with its own batcher. */
+    Stats bareParallel() throws Exception {
+        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2");
+        Flops flops = new Flops(card.shape);
+        List<List<Doc>> parts = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            parts.add(new ArrayList<>());
+        }
+        for (int i = 0; i < docs.size(); i++) {
+            parts.get(i % threads).add(docs.get(i));
+        }
+        List<TextTokenizer> toks = new ArrayList<>();
+        List<OnnxModel> models = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            toks.add(TextTokenizer.load(card, options(1)));
+            models.add(OnnxModel.load(card, options(1)));
+            sequential(docs.subList(0, WARMUP_DOCS), toks.get(t), models.get(t), flops, new Stats());
+        }
+        Stats s = new Stats();
+        long t0 = System.nanoTime();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int i = t;
+            Thread w = new Thread(() -> sequential(parts.get(i), toks.get(i), models.get(i), flops, s), "worker-" + t);
+            w.start();
+            workers.add(w);
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        s.seconds = (System.nanoTime() - t0) / 1e9;
+        models.forEach(OnnxModel::close);
+        toks.forEach(TextTokenizer::close);
+        return s;
+    }
+
+    private void sequential(List<Doc> in, TextTokenizer tok, OnnxModel m, Flops flops, Stats s) {
+        LengthBucketBatcher<int[]> batcher = new LengthBucketBatcher<>(batching(), ids -> ids.length);
+        for (Doc d : in) {
+            for (Batch<int[]> b : batcher.add(tok.encode(d.text()).ids(), System.nanoTime())) {
+                runBatch(b, m, flops, s);
+            }
+        }
+        for (Batch<int[]> b : batcher.flushAll()) {
+            runBatch(b, m, flops, s);
+        }
+    }
+
+    /** (5): the full Flink job on the embedded cluster: read, tokenize, batch, infer, write Parquet. */
+    Stats flink(String model) throws Exception {
+        ModelCard card = ModelCard.builtIn(model);
+        Flops flops = new Flops(card.shape);
+        Path input = BenchCorpus.writeJsonl(docs, Files.createTempFile(tmp, "corpus", ".jsonl"));
+        Path out = Files.createTempDirectory(tmp, "flink-out");
+        EmbedOptions o = new EmbedOptions();
+        new CommandLine(o).parseArgs("--input", input.toString(), "--output", out.toString(),
+                "--run-id", "bench", "--model", model, "--parallelism", String.valueOf(threads),
+                "--intra-op-threads", "1", "--max-length", String.valueOf(maxLength),
+                "--max-batch-tokens", String.valueOf(maxBatchTokens), "--progress-seconds", "0");
+        var summary = EmbeddingJob.run(o,
+                StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+        Stats s = new Stats();
+        long firstReady = Long.MAX_VALUE;
+        long lastEnd = 0;
+        ObjectMapper json = new ObjectMapper();
+        try (var files = Files.list(out.resolve("metrics"))) {
+            for (Path f : files.toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    JsonNode m = json.readTree(line);
+                    int rows = m.get("items").asInt();
+                    int paddedLen = (int) (m.get("paddedTokens").asLong() / Math.max(1, rows));
+                    long real = m.get("realTokens").asLong();
+                    double meanLen = (double) real / Math.max(1, rows);
+                    s.batch(rows, real, paddedLen, rows * flops.sequence((int) Math.round(meanLen)),
+                            flops.batch(rows, paddedLen), m.get("totalMs").asDouble());
+                    long ready = m.get("subtaskOpenedAtMillis").asLong() + m.get("modelLoadMs").asLong();
+                    if (m.get("modelLoadMs").asLong() > 0) {
+                        firstReady = Math.min(firstReady, ready);
+                    }
+                    lastEnd = Math.max(lastEnd, m.get("startedAtMillis").asLong() + (long) m.get("totalMs").asDouble());
+                }
+            }
+        }
+        s.seconds = (lastEnd - firstReady) / 1000.0;
+        s.e2eSeconds = summary.wallSeconds;
+        s.extra.put("timer", "models loaded -> last batch written (from metrics); e2e = env.execute wall");
+        return s;
+    }
+
+    /** int8 variant of the bare loop, with its drift against fp32 on the same batches. */
+    Stats int8() throws Exception {
+        Stats s = bareLoop("all-minilm-l6-v2-q");
+        ModelCard fp32 = ModelCard.builtIn("all-minilm-l6-v2");
+        ModelCard q = ModelCard.builtIn("all-minilm-l6-v2-q");
+        try (TextTokenizer tok = TextTokenizer.load(fp32, options(threads));
+                OnnxModel a = OnnxModel.load(fp32, options(threads));
+                OnnxModel b = OnnxModel.load(q, options(threads))) {
+            LengthBucketBatcher<int[]> batcher = new LengthBucketBatcher<>(batching(), ids -> ids.length);
+            List<Batch<int[]>> batches = new ArrayList<>();
+            for (Doc d : docs.subList(0, Math.min(512, docs.size()))) {
+                batches.addAll(batcher.add(tok.encode(d.text()).ids(), 0));
+            }
+            batches.addAll(batcher.flushAll());
+            double min = 1;
+            double sum = 0;
+            int n = 0;
+            for (Batch<int[]> batch : batches) {
+                float[][] x = a.infer(batch.items()).vectors();
+                float[][] y = b.infer(batch.items()).vectors();
+                for (int i = 0; i < x.length; i++) {
+                    double c = cosine(x[i], y[i]);
+                    min = Math.min(min, c);
+                    sum += c;
+                    n++;
+                }
+            }
+            s.extra.put("driftVsFp32MinCosine", min);
+            s.extra.put("driftVsFp32MeanCosine", sum / n);
+            s.extra.put("driftItems", n);
+        }
+        return s;
+    }
+
+    static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += (double) a[i] * b[i];
+            na += (double) a[i] * a[i];
+            nb += (double) b[i] * b[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+}

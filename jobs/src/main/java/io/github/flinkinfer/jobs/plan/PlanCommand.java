@@ -1,0 +1,205 @@
+package io.github.flinkinfer.jobs.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.jobs.CostOptions;
+import io.github.flinkinfer.operators.batch.Batch;
+import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.operators.metrics.CostModel;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.OnnxModel;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.TextTokenizer;
+import java.io.BufferedReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code plan}: samples a corpus, prints its token-length histogram, measures a few bucket-edge
+ * and token-budget settings on this machine with short runs of the real batcher and model, and
+ * forecasts the full run's time and cost with the best one.
+ *
+ * <pre>{@code
+ * flink-inference plan --input datasets/build/gcide.jsonl --sample 400 --price-cpu-core-hour 0.05
+ * }</pre>
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = "Dry run: token-length histogram, measured batching settings, time and cost forecast.")
+public final class PlanCommand implements Callable<Integer> {
+    static final int[] HISTOGRAM_EDGES = {8, 16, 32, 64, 128, 256, 512};
+    static final int[] BUDGETS = {2048, 4096, 8192, 16384};
+
+    @Option(names = {"-i", "--input"}, required = true, description = "A JSONL or text corpus file.")
+    Path input;
+
+    @Option(names = "--text-field", defaultValue = "text", description = "JSON field with the text.")
+    String textField;
+
+    @Option(names = {"-m", "--model"}, defaultValue = "all-minilm-l6-v2", description = "Model name or card path.")
+    String model;
+
+    @Option(names = "--max-length", defaultValue = "0", description = "Max tokens (0 = the model's).")
+    int maxLength;
+
+    @Option(names = "--sample", defaultValue = "400", description = "Records sampled (uniformly) for the sweeps.")
+    int sample;
+
+    @Option(names = {"-p", "--parallelism"}, defaultValue = "0",
+            description = "Inference subtasks of the planned run (0 = cores); each measured with 1 ORT thread.")
+    int parallelism;
+
+    @Mixin CostOptions cost = new CostOptions();
+
+    @Override
+    public Integer call() throws Exception {
+        int subtasks = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
+        ModelCard card = ModelCard.resolve(model);
+        RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength).withIntraOpThreads(1);
+        Sample s = sample(input, sample, textField);
+        System.out.printf("corpus: %s, %,d records; sampled %d%n", input, s.total, s.texts.size());
+        List<int[]> tokens = new ArrayList<>();
+        try (TextTokenizer tok = TextTokenizer.load(card, options)) {
+            for (String t : s.texts) {
+                tokens.add(tok.encode(t).ids());
+            }
+            System.out.printf("max length %d tokens; %d of %d sampled inputs would be truncated%n",
+                    tok.maxLength(), s.texts.size() - tokens.stream().filter(ids -> ids.length < tok.maxLength()).count(),
+                    s.texts.size());
+        }
+        printHistogram(tokens);
+        double meanTokens = tokens.stream().mapToInt(a -> a.length).average().orElse(0);
+
+        List<int[]> edgeChoices = List.of(BatchingConfig.DEFAULT_EDGES, quantileEdges(tokens));
+        Measured best = null;
+        try (OnnxModel m = OnnxModel.load(card, options)) {
+            measure(m, tokens.subList(0, Math.min(32, tokens.size())), BatchingConfig.defaults()); // warm-up
+            System.out.println("\nsweep (1 ORT thread, one subtask's share of the machine):");
+            for (int[] edges : edgeChoices) {
+                for (int budget : BUDGETS) {
+                    BatchingConfig cfg = new BatchingConfig(edges, budget, 256, 4096, 4, 0);
+                    Measured r = measure(m, tokens, cfg);
+                    System.out.printf(Locale.ROOT, "  edges %-28s budget %5d: %7.0f real tokens/s, padding %.3f%n",
+                            Arrays.toString(edges), budget, r.tokensPerSecond, r.padding);
+                    if (best == null || r.tokensPerSecond > best.tokensPerSecond) {
+                        best = r;
+                    }
+                }
+            }
+        }
+        double totalTokens = meanTokens * s.total;
+        double seconds = totalTokens / (best.tokensPerSecond * subtasks);
+        CostModel prices = cost.model(1);
+        double costTotal = prices.cost(seconds * 1000, false) * subtasks;
+        System.out.printf(Locale.ROOT, "%nchosen: --bucket-edges %s --max-batch-tokens %d (%.0f real tokens/s per subtask)%n",
+                join(best.config.bucketEdges()), best.config.maxBatchTokens(), best.tokensPerSecond);
+        System.out.printf(Locale.ROOT, "forecast: %,.0f records × %.1f tokens ≈ %,.0f tokens on %d subtasks → %.0f s"
+                        + " of inference (+ start-up and model load)%n", (double) s.total, meanTokens, totalTokens,
+                subtasks, seconds);
+        if (costTotal > 0) {
+            System.out.printf(Locale.ROOT, "cost forecast: %.6f %s busy (%.6f per 1M tokens)%n",
+                    costTotal, prices.currency(), costTotal / totalTokens * 1e6);
+        }
+        return 0;
+    }
+
+    record Measured(BatchingConfig config, double tokensPerSecond, double padding) {}
+
+    static Measured measure(OnnxModel m, List<int[]> tokens, BatchingConfig cfg) {
+        LengthBucketBatcher<int[]> batcher = new LengthBucketBatcher<>(cfg, ids -> ids.length);
+        List<Batch<int[]>> batches = new ArrayList<>();
+        for (int[] ids : tokens) {
+            batches.addAll(batcher.add(ids, 0));
+        }
+        batches.addAll(batcher.flushAll());
+        long real = 0;
+        long padded = 0;
+        long t0 = System.nanoTime();
+        for (Batch<int[]> b : batches) {
+            m.infer(b.items());
+            real += b.realTokens();
+            padded += b.paddedTokens();
+        }
+        double sec = (System.nanoTime() - t0) / 1e9;
+        return new Measured(cfg, real / sec, (double) real / padded);
+    }
+
+    /** Edges at the sample's length quantiles, rounded up to multiples of 8. */
+    static int[] quantileEdges(List<int[]> tokens) {
+        int[] lens = tokens.stream().mapToInt(a -> a.length).sorted().toArray();
+        java.util.TreeSet<Integer> edges = new java.util.TreeSet<>();
+        for (double q : new double[] {0.2, 0.4, 0.6, 0.8, 0.9, 0.97, 1.0}) {
+            int v = lens[Math.min(lens.length - 1, (int) (q * (lens.length - 1)))];
+            edges.add(Math.max(8, (v + 7) / 8 * 8));
+        }
+        return edges.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    static void printHistogram(List<int[]> tokens) {
+        long[] counts = new long[HISTOGRAM_EDGES.length + 1];
+        for (int[] ids : tokens) {
+            int b = 0;
+            while (b < HISTOGRAM_EDGES.length && ids.length > HISTOGRAM_EDGES[b]) {
+                b++;
+            }
+            counts[b]++;
+        }
+        System.out.println("\ntoken-length histogram (sample):");
+        long max = Arrays.stream(counts).max().orElse(1);
+        for (int i = 0; i < counts.length; i++) {
+            String label = i < HISTOGRAM_EDGES.length ? "≤ " + HISTOGRAM_EDGES[i] : "> " + HISTOGRAM_EDGES[HISTOGRAM_EDGES.length - 1];
+            System.out.printf(Locale.ROOT, "  %6s %6d %5.1f%% %s%n", label, counts[i],
+                    100.0 * counts[i] / tokens.size(), "#".repeat((int) (40 * counts[i] / Math.max(1, max))));
+        }
+    }
+
+    record Sample(long total, List<String> texts) {}
+
+    /** Reservoir sample of texts (JSONL: the text field; otherwise whole lines). */
+    static Sample sample(Path file, int n, String textField) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        boolean jsonl = file.toString().endsWith(".jsonl") || file.toString().endsWith(".json");
+        List<String> keep = new ArrayList<>(n);
+        Random random = new Random(42);
+        long seen = 0;
+        try (BufferedReader r = Files.newBufferedReader(file)) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                seen++;
+                long slot = seen <= n ? seen - 1 : (long) (random.nextDouble() * seen);
+                if (slot < n) {
+                    String text = line;
+                    if (jsonl) {
+                        JsonNode node = json.readTree(line).get(textField);
+                        if (node == null || !node.isTextual()) {
+                            continue;
+                        }
+                        text = node.asText();
+                    }
+                    if (keep.size() < n) {
+                        keep.add(text);
+                    } else {
+                        keep.set((int) slot, text);
+                    }
+                }
+            }
+        }
+        return new Sample(seen, keep);
+    }
+
+    private static String join(int[] edges) {
+        return String.join(",", Arrays.stream(edges).mapToObj(String::valueOf).toList());
+    }
+}
