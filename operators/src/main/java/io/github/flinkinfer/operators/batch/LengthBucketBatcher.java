@@ -13,8 +13,10 @@ import java.util.function.ToIntFunction;
  * holds {@code lookaheadBatches} batches' worth of items, when the whole batcher reaches {@code
  * maxBufferedItems} (the fullest bucket goes), when its oldest item has waited {@code
  * maxWaitMillis}, or at end of input. A flushing bucket is sorted by length and cut greedily
- * into batches of at most {@code maxBatchTokens} padded tokens and {@code maxBatchSize} rows; the
- * incomplete last batch stays buffered unless everything is being flushed. An item longer than
+ * into batches of at most {@code maxBatchTokens} padded tokens and {@code maxBatchSize} rows; a
+ * batch also closes where the sorted lengths drop below 90% of its padded length (after 8 rows),
+ * so rows in a batch have near-equal lengths. The incomplete last batch stays buffered unless
+ * everything is being flushed. An item longer than
  * the budget is emitted alone at once, so nothing ever stalls. Not thread-safe.
  *
  * <pre>{@code
@@ -24,6 +26,11 @@ import java.util.function.ToIntFunction;
  * }</pre>
  */
 public final class LengthBucketBatcher<T> {
+    /** A row shorter than this share of the batch's padded length starts a new batch ... */
+    static final double CUT_RATIO = 0.9;
+    /** ... once the batch has this many rows (tiny batches cost more than padding). */
+    static final int MIN_ROWS_BEFORE_CUT = 8;
+
     private final BatchingConfig config;
     private final ToIntFunction<T> tokens;
     private final Bucket<T>[] buckets;
@@ -168,6 +175,15 @@ public final class LengthBucketBatcher<T> {
             int rows = Math.min(config.maxBatchSize(), Math.max(1, config.maxBatchTokens() / padded));
             int end = Math.min(n, i + rows);
             boolean complete = end - i == rows;
+            // Close the batch early where the lengths drop: a row shorter than CUT_RATIO of the
+            // padded length would waste over 10% of its compute, so it starts the next batch.
+            for (int j = i + MIN_ROWS_BEFORE_CUT; j < end; j++) {
+                if (len[order[j]] < padded * CUT_RATIO) {
+                    end = j;
+                    complete = true;
+                    break;
+                }
+            }
             if (!complete && !all) {
                 for (int j = i; j < end; j++) {
                     keep.add(b.items.get(order[j]));
