@@ -46,7 +46,8 @@ public class EmbedOptions {
     public String output;
 
     @Option(names = "--output-format", split = ",", defaultValue = "parquet",
-            description = "Embedding output formats: parquet, jsonl (comma-separated)."
+            description = "Embedding output formats: parquet, jsonl, opensearch-bulk, pgvector-csv"
+                    + " (comma-separated; docs/search-index.md)."
                     + " Default: ${DEFAULT-VALUE}.")
     public List<String> outputFormats = new ArrayList<>();
 
@@ -129,6 +130,10 @@ public class EmbedOptions {
                     + " Default: ${DEFAULT-VALUE}.")
     public int maxRecordBytes;
 
+    /** Chunking, pooling, index formats and incremental runs (docs/search-index.md). */
+    @Mixin public io.github.flinkinfer.jobs.index.IndexOptions index =
+            new io.github.flinkinfer.jobs.index.IndexOptions();
+
     /** Prices for the cost report. */
     @Mixin public CostOptions cost = new CostOptions();
 
@@ -195,9 +200,14 @@ public class EmbedOptions {
         ModelCard card = modelCard();
         batching().validateFor(runtimeOptions().effectiveMaxLength(card));
         for (String f : outputFormats) {
-            if (!f.equals("parquet") && !f.equals("jsonl")) {
-                throw new IllegalArgumentException("--output-format must be parquet or jsonl, not " + f);
+            if (!List.of("parquet", "jsonl", "opensearch-bulk", "pgvector-csv").contains(f)) {
+                throw new IllegalArgumentException("--output-format must be parquet, jsonl,"
+                        + " opensearch-bulk or pgvector-csv, not " + f);
             }
+        }
+        index.validate(runtimeOptions().effectiveMaxLength(card));
+        if (index.incremental() && duplicates != DuplicatePolicy.KEEP_FIRST) {
+            throw new IllegalArgumentException("--previous-output needs --duplicates KEEP_FIRST");
         }
         if (!runtimeMode.equalsIgnoreCase("BATCH") && !runtimeMode.equalsIgnoreCase("STREAMING")) {
             throw new IllegalArgumentException("--runtime-mode must be BATCH or STREAMING");

@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.index.IndexSteps;
 import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.kafka.KafkaInputs;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
@@ -60,10 +61,13 @@ public final class EmbeddingPipeline {
         ParsedInput input = options.kafka.readsKafka()
                 ? KafkaInputs.read(env, options) : FileInputs.read(env, options);
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
+        IndexSteps.Extras extras = new IndexSteps.Extras();
         SingleOutputStreamOperator<InferenceResult> results =
-                infer(input.documents(), options, runId, model, errors);
-        FileOutputs.writeResults(results, options, runId);
-        KafkaOutputs.writeResults(results, options, runId);
+                infer(input.documents(), options, runId, model, errors, extras);
+        DataStream<InferenceResult> rows = extras.allRows(results);
+        FileOutputs.writeResults(rows, options, runId);
+        KafkaOutputs.writeResults(rows, options, runId);
+        extras.writeSkipped(options, runId);
         FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), options, runId);
         DataStream<ErrorRecord> allErrors = union(errors);
         FileOutputs.writeErrors(allErrors, options, runId);
@@ -102,6 +106,21 @@ public final class EmbeddingPipeline {
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors) {
+        return infer(docs, options, runId, model, errors, new IndexSteps.Extras());
+    }
+
+    /**
+     * Same, with search-index steps: chunking at tokenization, and rows not inferred by this
+     * run's model calls (carried over by an incremental run, doc-level pools) added to {@code
+     * extras}; write {@link IndexSteps.Extras#allRows} to get them.
+     */
+    public static SingleOutputStreamOperator<InferenceResult> infer(
+            DataStream<Document> docs,
+            EmbedOptions options,
+            String runId,
+            ModelRuntimeFactory model,
+            List<DataStream<ErrorRecord>> errors,
+            IndexSteps.Extras extras) {
         DataStream<Document> unique;
         if (options.duplicates == EmbedOptions.DuplicatePolicy.KEEP_FIRST) {
             SingleOutputStreamOperator<Document> deduped =
@@ -114,8 +133,10 @@ public final class EmbeddingPipeline {
         } else {
             unique = docs.rebalance();
         }
+        unique = IndexSteps.skipUnchanged(unique, options, model, extras);
         SingleOutputStreamOperator<TokenizedDocument> tokens =
-                unique.process(new TokenizeFunction(model.card(), model.options(), options.overlong))
+                unique.process(new TokenizeFunction(model.card(), model.options(), options.overlong,
+                                options.index.chunking()))
                         .name("tokenize")
                         .uid("tokenize");
         errors.add(tokens.getSideOutput(Outputs.ERRORS));
@@ -127,6 +148,7 @@ public final class EmbeddingPipeline {
                                         options.cost.model(options.intraOpThreads)))
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
+        IndexSteps.pool(results, options, extras);
         return results;
     }
 

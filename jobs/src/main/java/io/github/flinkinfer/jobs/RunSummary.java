@@ -30,6 +30,10 @@ public final class RunSummary {
     public String model;
     public long succeeded;
     public long failed;
+    /** Incremental runs: documents not inferred because an earlier run's rows were reused. */
+    public long skippedUnchanged;
+    /** Tokens those documents would have run through the model. */
+    public long skippedTokens;
     public Map<String, Long> errorsByReason = new TreeMap<>();
     public long batches;
     public long realTokens;
@@ -63,6 +67,8 @@ public final class RunSummary {
         public double referencePricePer1MTokens;
         /** Our cost per 1M tokens / the reference price (below 1 = cheaper); 0 when no reference. */
         public double ratioToReference;
+        /** Estimated cost of the skipped documents: skipped tokens at this run's cost per real token. */
+        public double savedEstimate;
     }
 
     /** Chart data. */
@@ -93,6 +99,11 @@ public final class RunSummary {
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
         r.cost(metrics);
+        for (JsonNode s : lines(output.resolve("skipped"), runId, json)) {
+            r.skippedUnchanged++;
+            r.skippedTokens += s.path("tokens").asLong();
+        }
+        r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
         r.series(metrics);
         return r;
     }
@@ -251,6 +262,10 @@ public final class RunSummary {
         out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
         out.printf("  succeeded          %,d%n", succeeded);
         out.printf("  failed (errors/)   %,d %s%n", failed, errorsByReason.isEmpty() ? "" : errorsByReason);
+        if (skippedUnchanged > 0) {
+            out.printf("  skipped unchanged  %,d  (%,d tokens, est. saved %.6f %s)%n",
+                    skippedUnchanged, skippedTokens, cost.savedEstimate, cost.currency);
+        }
         out.printf("  batches            %,d  (retries %d)%n", batches, retries);
         out.printf("  padding efficiency %.3f  (real %,d / padded %,d tokens)%n",
                 paddingEfficiency, realTokens, paddedTokens);

@@ -14,7 +14,9 @@ import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
 
 /**
  * Writes {@link InferenceResult}s as Parquet rows: {@code id, embedding (list<float>), model,
- * model_version, token_count, original_token_count, truncated, source}. The float list is the
+ * model_version, token_count, original_token_count, truncated, source}, then the search-index
+ * columns {@code doc_id, chunk_index, chunk_count, token_start, token_end, content_sha256,
+ * embed_settings} (see {@link IndexColumns}). The float list is the
  * column vector engines ingest (DuckDB {@code FLOAT[]}, Lucene, pandas).
  */
 public final class EmbeddingParquetWriter implements BulkWriter.Factory<InferenceResult> {
@@ -32,6 +34,14 @@ public final class EmbeddingParquetWriter implements BulkWriter.Factory<Inferenc
                     .requiredInt("original_token_count")
                     .requiredBoolean("truncated")
                     .optionalString("source")
+                    // search-index columns (docs/search-index.md); chunk ones are null unless chunked
+                    .optionalString("doc_id")
+                    .optionalInt("chunk_index")
+                    .optionalInt("chunk_count")
+                    .optionalInt("token_start")
+                    .optionalInt("token_end")
+                    .optionalString("content_sha256")
+                    .optionalString("embed_settings")
                     .endRecord();
 
     private final String schemaJson = SCHEMA.toString();
@@ -52,6 +62,7 @@ public final class EmbeddingParquetWriter implements BulkWriter.Factory<Inferenc
                 rec.put("original_token_count", r.originalTokenCount);
                 rec.put("truncated", r.truncated);
                 rec.put("source", r.source);
+                IndexColumns.put(rec, r);
                 parquet.addElement(rec);
             }
 

@@ -39,6 +39,7 @@ public final class FileOutputs {
                     .name("write-embeddings-jsonl")
                     .uid("write-embeddings-jsonl");
         }
+        io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(results, o, runId);
     }
 
     public static void writeMetrics(DataStream<BatchMetrics> metrics, EmbedOptions o, String runId) {

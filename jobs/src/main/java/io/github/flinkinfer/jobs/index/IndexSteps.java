@@ -1,0 +1,99 @@
+package io.github.flinkinfer.jobs.index;
+
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.chunk.Chunking;
+import io.github.flinkinfer.operators.chunk.DocPoolingFunction;
+import io.github.flinkinfer.operators.chunk.SkipUnchangedFunction;
+import io.github.flinkinfer.operators.chunk.SkippedDocument;
+import io.github.flinkinfer.runtime.ModelCard;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dataflow steps of search-index runs around the shared middle: the incremental-run cache
+ * lookup before tokenization (keyed by document id, joined with the earlier run's rows) and
+ * doc-level pooling after inference (keyed by document id). Rows that do not come out of this
+ * run's model calls are collected in {@link Extras}.
+ */
+public final class IndexSteps {
+    private static final Logger LOG = LoggerFactory.getLogger(IndexSteps.class);
+
+    private IndexSteps() {}
+
+    /** Carried-over and pooled rows, and the record of skipped documents. */
+    public static final class Extras {
+        final List<DataStream<InferenceResult>> rows = new ArrayList<>();
+        DataStream<SkippedDocument> skipped;
+
+        /** {@code inferred} plus every extra row: what the run writes. */
+        public DataStream<InferenceResult> allRows(DataStream<InferenceResult> inferred) {
+            DataStream<InferenceResult> all = inferred;
+            for (DataStream<InferenceResult> r : rows) {
+                all = all.union(r);
+            }
+            return all;
+        }
+
+        public void writeSkipped(EmbedOptions o, String runId) {
+            if (skipped != null) {
+                IndexOutputs.writeSkipped(skipped, o, runId);
+            }
+        }
+    }
+
+    /**
+     * With {@code --previous-output}: documents whose content, model and settings match the
+     * earlier run are dropped here and their rows carried over; the rest continue.
+     */
+    public static DataStream<Document> skipUnchanged(
+            DataStream<Document> docs, EmbedOptions o, ModelRuntimeFactory model, Extras extras) {
+        if (!o.index.incremental()) {
+            return docs;
+        }
+        String runId = PreviousOutput.resolveRunId(o.index.previousOutput, o.index.previousRunId);
+        List<Path> files = PreviousOutput.files(o.index.previousOutput, runId);
+        if (files.isEmpty()) {
+            LOG.warn("Previous run {} in {} has no Parquet embeddings: every document is inferred",
+                    runId, o.index.previousOutput);
+            return docs;
+        }
+        LOG.info("Reusing unchanged rows of run {} ({} files)", runId, files.size());
+        ModelCard card = model.card();
+        Chunking chunking = o.index.chunking();
+        String settings = chunking.fingerprint(model.options().effectiveMaxLength(card), o.overlong);
+        DataStream<InferenceResult> previous = PreviousOutput.read(docs.getExecutionEnvironment(), files);
+        SingleOutputStreamOperator<Document> changed =
+                docs.keyBy(d -> d.id, Types.STRING)
+                        .connect(previous.keyBy(r -> r.chunk.docId, Types.STRING))
+                        .process(new SkipUnchangedFunction(card.name, card.version, settings,
+                                chunking.pooling() != Chunking.Pooling.NONE))
+                        .returns(TypeInformation.of(Document.class))
+                        .name("skip-unchanged")
+                        .uid("skip-unchanged");
+        extras.rows.add(changed.getSideOutput(SkipUnchangedFunction.CARRIED));
+        extras.skipped = changed.getSideOutput(SkipUnchangedFunction.SKIPPED);
+        return changed;
+    }
+
+    /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */
+    public static void pool(DataStream<InferenceResult> results, EmbedOptions o, Extras extras) {
+        if (o.index.chunking().pooling() == Chunking.Pooling.NONE) {
+            return;
+        }
+        extras.rows.add(results.keyBy(r -> r.chunk.docId, Types.STRING)
+                .process(new DocPoolingFunction())
+                .returns(TypeInformation.of(InferenceResult.class))
+                .name("pool-documents")
+                .uid("pool-documents"));
+    }
+}
