@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 @Command(name = "flink-inference", mixinStandardHelpOptions = true,
         version = "flink-inference 0.1.0",
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
-        subcommands = {EmbeddingJob.class, ReportCommand.class, PlanCommand.class})
+        subcommands = {EmbeddingJob.class, ReportCommand.class, PlanCommand.class,
+                io.github.flinkinfer.jobs.sql.SqlCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

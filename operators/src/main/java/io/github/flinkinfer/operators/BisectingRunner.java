@@ -12,29 +12,29 @@ import java.util.List;
  * split the same way, since smaller batches need less memory. Only items that fail alone are
  * reported as failed.
  */
-final class BisectingRunner {
+public final class BisectingRunner {
     private final ModelRuntime runtime;
 
-    BisectingRunner(ModelRuntime runtime) {
+    public BisectingRunner(ModelRuntime runtime) {
         this.runtime = runtime;
     }
 
     /** What happened to one batch. */
-    static final class Outcome {
-        final List<TokenizedDocument> succeeded = new ArrayList<>();
-        final List<float[]> vectors = new ArrayList<>();
-        final List<ErrorRecord> failed = new ArrayList<>();
+    public static final class Outcome {
+        public final List<TokenizedDocument> succeeded = new ArrayList<>();
+        public final List<float[]> vectors = new ArrayList<>();
+        public final List<ErrorRecord> failed = new ArrayList<>();
         int runs;
         long tensorNanos;
         long runNanos;
         long postNanos;
 
-        int retries() {
+        public int retries() {
             return Math.max(0, runs - 1);
         }
     }
 
-    Outcome run(List<TokenizedDocument> items) {
+    public Outcome run(List<TokenizedDocument> items) {
         Outcome outcome = new Outcome();
         run(items, 1, outcome);
         return outcome;

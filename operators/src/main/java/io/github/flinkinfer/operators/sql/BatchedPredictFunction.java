@@ -1,0 +1,143 @@
+package io.github.flinkinfer.operators.sql;
+
+import io.github.flinkinfer.operators.BisectingRunner;
+import io.github.flinkinfer.operators.DevicePlacement;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.OverlongPolicy;
+import io.github.flinkinfer.operators.TokenizedDocument;
+import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.ModelRuntime;
+import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.runtime.TokenizedText;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.functions.AsyncPredictFunction;
+import org.apache.flink.table.functions.FunctionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * ML_PREDICT for the {@code onnx} provider. The task thread tokenizes each row (as {@code
+ * TokenizeFunction} does in the DataStream job) and queues it; the subtask's {@link
+ * PredictWorker} batches rows by length and runs them. Inputs that fail (NULL/empty text,
+ * over-long with REJECT, tokenizer or model failure after bisecting) complete with a row of NULL
+ * values and an {@code error} code, never a job failure. Public only because the planner's
+ * generated code refers to it; create it through {@link OnnxModelProviderFactory}.
+ */
+public final class BatchedPredictFunction extends AsyncPredictFunction {
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(BatchedPredictFunction.class);
+
+    private final ModelRuntimeFactory factory;
+    private final BatchingConfig batching;
+    private final OverlongPolicy overlong;
+    private final OutputColumns columns;
+    private final int capacity;
+
+    private transient TextTokenizer tokenizer;
+    private transient ModelRuntime runtime;
+    private transient PredictWorker worker;
+    private transient long sequence;
+    private transient String subtaskPrefix;
+
+    BatchedPredictFunction(ModelRuntimeFactory factory, BatchingConfig batching,
+            OverlongPolicy overlong, OutputColumns columns, int capacity) {
+        this.factory = factory;
+        this.batching = batching;
+        this.overlong = overlong;
+        this.columns = columns;
+        this.capacity = capacity;
+    }
+
+    @Override
+    public void open(FunctionContext context) throws Exception {
+        int subtask = context.getTaskInfo().getIndexOfThisSubtask();
+        Device device = DevicePlacement.place(factory.options().device(),
+                context.getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
+        long start = System.nanoTime();
+        tokenizer = TextTokenizer.load(factory.card(), factory.options());
+        runtime = factory.open(device);
+        LOG.info("ML_PREDICT subtask {} loaded {} on {} in {} ms ({}, capacity {})", subtask,
+                runtime.card().id(), runtime.device(), (System.nanoTime() - start) / 1_000_000,
+                batching, capacity);
+        subtaskPrefix = "row-" + subtask + "-";
+        worker = new PredictWorker(new BisectingRunner(runtime), batching, columns, capacity,
+                "ml-predict-onnx-" + subtask);
+    }
+
+    @Override
+    public CompletableFuture<Collection<RowData>> asyncPredict(RowData input) {
+        CompletableFuture<Collection<RowData>> future = new CompletableFuture<>();
+        String text = input.isNullAt(0) ? null : toString(input.getString(0));
+        String reason = parseProblem(text);
+        if (reason != null) {
+            return done(future, columns.failure(ErrorRecord.PARSE, reason, -1));
+        }
+        long start = System.nanoTime();
+        TokenizedText tokens;
+        try {
+            tokens = tokenizer.encode(text);
+        } catch (RuntimeException e) {
+            LOG.warn("ML_PREDICT row failed: tokenize/tokenizer_failed: {}", e.getClass().getSimpleName());
+            return done(future, columns.failure(ErrorRecord.TOKENIZE, "tokenizer_failed", -1));
+        }
+        if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
+            return done(future, columns.failure(ErrorRecord.TOKENIZE, "too_long",
+                    tokens.originalTokenCount()));
+        }
+        TokenizedDocument doc = new TokenizedDocument(subtaskPrefix + (sequence++), "sql",
+                tokens.ids(), tokens.originalTokenCount(), System.nanoTime() - start);
+        try {
+            worker.submit(new PredictWorker.Pending(doc, future));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            future.completeExceptionally(e);
+        }
+        return future;
+    }
+
+    private static String toString(StringData s) {
+        return s == null ? null : s.toString();
+    }
+
+    /** The DataStream job's parse rules for the text field, as error codes. */
+    static String parseProblem(String text) {
+        if (text == null) {
+            return "missing_text";
+        }
+        if (text.isBlank()) {
+            return "empty_text";
+        }
+        if (text.indexOf('\0') >= 0) {
+            return "nul_character";
+        }
+        return null;
+    }
+
+    private static CompletableFuture<Collection<RowData>> done(
+            CompletableFuture<Collection<RowData>> future, RowData row) {
+        future.complete(List.of(row));
+        return future;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (worker != null) {
+                worker.close();
+            }
+        } finally {
+            if (runtime != null) {
+                runtime.close();
+            }
+            if (tokenizer != null) {
+                tokenizer.close();
+            }
+        }
+    }
+}
