@@ -61,7 +61,7 @@ public final class IndexSteps {
             return docs;
         }
         String runId = PreviousOutput.resolveRunId(o.index.previousOutput, o.index.previousRunId);
-        List<Path> files = PreviousOutput.files(o.index.previousOutput, runId);
+        List<Path> files = runId == null ? List.of() : PreviousOutput.files(o.index.previousOutput, runId);
         if (files.isEmpty()) {
             LOG.warn("Previous run {} in {} has no Parquet embeddings: every document is inferred",
                     runId, o.index.previousOutput);

@@ -28,7 +28,15 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class PreviousOutput {
     private PreviousOutput() {}
 
-    /** The run to reuse: {@code runId} if given, else the newest {@code _SUCCESS-<run-id>}. */
+    /** Committed part file names: {@code part-<run-id>-<uuid>-<n>.parquet}. */
+    private static final java.util.regex.Pattern PART = java.util.regex.Pattern.compile(
+            "part-(.+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\\d+\\.parquet");
+
+    /**
+     * The run to reuse: {@code runId} if given, else the newest {@code _SUCCESS-<run-id>} (local
+     * outputs), else the run of the newest committed Parquet part file (object stores, where the
+     * driver writes no marker); null when the directory holds no run yet (a first scheduled run).
+     */
     public static String resolveRunId(String dir, String runId) {
         if (runId != null) {
             return runId;
@@ -42,9 +50,15 @@ public final class PreviousOutput {
                 newestTime = s.getModificationTime();
             }
         }
-        if (newest == null) {
-            throw new IllegalArgumentException("--previous-output " + dir
-                    + " holds no finished run (_SUCCESS-<run-id>); pass --previous-run-id");
+        if (newest != null) {
+            return newest;
+        }
+        for (FileStatus s : list(new Path(dir, FileOutputs.EMBEDDINGS_DIR))) {
+            java.util.regex.Matcher m = PART.matcher(s.getPath().getName());
+            if (m.matches() && s.getModificationTime() > newestTime) {
+                newest = m.group(1);
+                newestTime = s.getModificationTime();
+            }
         }
         return newest;
     }
