@@ -123,6 +123,10 @@ public final class EmbeddingJob implements Callable<Integer> {
             }
         }
         double wall = (System.nanoTime() - start) / 1e9;
+        int abandoned = OutputDirectory.removeAbandonedInProgress(o.output, runId);
+        if (abandoned > 0) {
+            System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
+        }
         Path out = Path.of(o.output);
         if (o.output.contains("://") && !o.output.startsWith("file://")) {
             return null;

@@ -39,6 +39,33 @@ final class OutputDirectory {
         }
     }
 
+    /**
+     * After a successful run, deletes the hidden in-progress part files that attempts killed
+     * mid-write (a lost TaskManager) left behind. Committed files are final by then, so only
+     * garbage goes. Works on any Flink file system (local, S3, HDFS).
+     */
+    static int removeAbandonedInProgress(String output, String runId) throws IOException {
+        int removed = 0;
+        org.apache.flink.core.fs.Path root = new org.apache.flink.core.fs.Path(output);
+        org.apache.flink.core.fs.FileSystem fs = root.getFileSystem();
+        if (!fs.exists(root)) {
+            return 0;
+        }
+        for (org.apache.flink.core.fs.FileStatus dir : fs.listStatus(root)) {
+            if (!dir.isDir()) {
+                continue;
+            }
+            for (org.apache.flink.core.fs.FileStatus f : fs.listStatus(dir.getPath())) {
+                String n = f.getPath().getName();
+                if (n.startsWith(".part-" + runId + "-") && n.contains(".inprogress")) {
+                    fs.delete(f.getPath(), false);
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
     /** Removes a run's files from a local output directory (after a failed run). */
     static void discard(String output, String runId) {
         if (output.contains("://") && !output.startsWith("file://")) {
