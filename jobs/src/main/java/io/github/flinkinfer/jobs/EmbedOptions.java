@@ -170,7 +170,7 @@ public class EmbedOptions {
             description = "Checkpoint interval in STREAMING mode. Default: ${DEFAULT-VALUE}.")
     public long checkpointIntervalMillis;
 
-    @Option(names = "--restart-attempts", defaultValue = "3",
+    @Option(names = "--restart-attempts", defaultValue = "5",
             description = "Fixed-delay restart attempts after a failure. Default: ${DEFAULT-VALUE}.")
     public int restartAttempts;
 
