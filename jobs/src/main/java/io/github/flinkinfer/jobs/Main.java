@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.jobs.plan.PlanCommand;
+import io.github.flinkinfer.jobs.moderation.ModerationJob;
 import io.github.flinkinfer.jobs.report.ReportCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "flink-inference", mixinStandardHelpOptions = true,
         version = "flink-inference 0.1.0",
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
-        subcommands = {EmbeddingJob.class, ReportCommand.class, PlanCommand.class,
+        subcommands = {EmbeddingJob.class, ModerationJob.class, ReportCommand.class, PlanCommand.class,
                 io.github.flinkinfer.jobs.sql.SqlCommand.class})
 public final class Main implements Runnable {
 

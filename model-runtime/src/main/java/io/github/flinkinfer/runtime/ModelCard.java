@@ -33,7 +33,7 @@ public final class ModelCard implements Serializable {
                     .build();
 
     /** Names of the built-in models, first is the default. */
-    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q");
+    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q", "spam-assassin-minilm");
 
     public String name;
     public String version;
@@ -49,6 +49,17 @@ public final class ModelCard implements Serializable {
     public Shape shape;
     /** Free-text notes shown in reports (e.g. "int8 activations are quantized per batch"). */
     public String notes;
+    /**
+     * Embed → head chain: the base embedding model (a built-in name, or a card file in this
+     * card's directory) whose pooled output feeds {@code onnx}; tokenizer, inputs and shape come
+     * from it. Null for a single graph.
+     */
+    public String embedding;
+    /** Labels, activation and thresholds; required for {@link Task#CLASSIFICATION}. */
+    public Classification classification;
+
+    /** The resolved {@link #embedding} card, or null. */
+    @JsonIgnore public ModelCard base;
 
     /** Directory that relative file paths resolve against; null for built-in cards. */
     @JsonIgnore public String baseDirectory;
@@ -111,6 +122,14 @@ public final class ModelCard implements Serializable {
     }
 
     ModelCard validate() {
+        if (embedding != null) {
+            linkBase();
+        }
+        require(task != Task.CLASSIFICATION || classification != null, "classification (labels)");
+        require(task == Task.CLASSIFICATION || embedding == null, "task CLASSIFICATION to name an embedding");
+        if (classification != null) {
+            classification.validate(name);
+        }
         require(name != null && !name.isBlank(), "name");
         require(version != null && !version.isBlank(), "version");
         require(onnx != null, "onnx");
@@ -118,6 +137,27 @@ public final class ModelCard implements Serializable {
         require(maxSequenceLength > 1, "maxSequenceLength (> 1)");
         require(output != null, "output");
         return this;
+    }
+
+    /** Resolves {@link #embedding} and takes the token-side settings from it. */
+    private void linkBase() {
+        String key = embedding.toLowerCase(Locale.ROOT);
+        if (BUILT_IN.contains(key)) {
+            base = builtIn(key);
+        } else if (baseDirectory != null && !embedding.contains("/") && !embedding.contains("\\")
+                && !embedding.contains("..")) {
+            base = load(Path.of(baseDirectory).resolve(embedding));
+        } else {
+            throw new IllegalArgumentException(
+                    "Model card '" + name + "' embedding '" + embedding + "' must be a built-in model "
+                            + BUILT_IN + " or a card file in the same directory");
+        }
+        require(base.task == Task.EMBEDDING, "an embedding model as its embedding, not " + base.task);
+        tokenizer = tokenizer == null ? base.tokenizer : tokenizer;
+        maxSequenceLength = maxSequenceLength == 0
+                ? base.maxSequenceLength : Math.min(maxSequenceLength, base.maxSequenceLength);
+        inputs = base.inputs;
+        shape = shape == null ? base.shape : shape;
     }
 
     private void require(boolean ok, String field) {

@@ -65,8 +65,13 @@ public final class OnnxModel implements ModelRuntime {
         if (card.task != Task.EMBEDDING) {
             throw new IllegalArgumentException(
                     "Model '" + card.name + "' has task " + card.task
-                            + "; this runtime supports embedding models");
+                            + "; this runtime supports embedding models (see ClassifierModel)");
         }
+        return open(card, options);
+    }
+
+    /** Like {@link #load} for any task: a single-graph classifier's output is [batch, classes]. */
+    static OnnxModel open(ModelCard card, RuntimeOptions options) {
         byte[] bytes = ModelFiles.readVerified(card, card.onnx);
         try {
             return new OnnxModel(card, OrtSessions.create(bytes, options));
@@ -107,8 +112,9 @@ public final class OnnxModel implements ModelRuntime {
                 long t2 = System.nanoTime();
                 OnnxTensor out = (OnnxTensor) result.get(0);
                 long[] outShape = out.getInfo().getShape();
-                float[][] vectors =
-                        pool(out.getFloatBuffer(), batch, cols, (int) outShape[outShape.length - 1]);
+                float[][] vectors = outShape.length == 2
+                        ? rows(out.getFloatBuffer(), rows, (int) outShape[1])
+                        : pool(out.getFloatBuffer(), batch, cols, (int) outShape[outShape.length - 1]);
                 return new Inference(vectors, t1 - t0, t2 - t1, System.nanoTime() - t2);
             }
         } catch (OrtException | RuntimeException e) {
@@ -130,6 +136,18 @@ public final class OnnxModel implements ModelRuntime {
             maskBuffer = new long[n];
             typesBuffer = new long[n]; // zeros: single-sequence inputs
         }
+    }
+
+    /** An already pooled [rows, width] output (sentence embedding or logits), copied per row. */
+    private float[][] rows(FloatBuffer out, int rows, int width) {
+        float[][] vectors = new float[rows][width];
+        for (int r = 0; r < rows; r++) {
+            out.get(r * width, vectors[r], 0, width);
+            if (card.normalize && card.task == Task.EMBEDDING) {
+                normalize(vectors[r]);
+            }
+        }
+        return vectors;
     }
 
     /** Pools [rows, cols, hidden] token vectors under the attention mask. */

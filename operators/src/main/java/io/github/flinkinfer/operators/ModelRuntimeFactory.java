@@ -1,10 +1,12 @@
 package io.github.flinkinfer.operators;
 
+import io.github.flinkinfer.runtime.ClassifierModel;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import io.github.flinkinfer.runtime.OnnxModel;
 import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.Task;
 import java.io.Serializable;
 
 /**
@@ -30,7 +32,9 @@ public interface ModelRuntimeFactory extends Serializable {
     record Onnx(ModelCard card, RuntimeOptions options) implements ModelRuntimeFactory {
         @Override
         public ModelRuntime open(Device device) {
-            return OnnxModel.load(card, options.withDevice(device));
+            return card.task == Task.CLASSIFICATION
+                    ? ClassifierModel.load(card, options.withDevice(device))
+                    : OnnxModel.load(card, options.withDevice(device));
         }
     }
 }

@@ -1,0 +1,61 @@
+package io.github.flinkinfer.jobs.moderation;
+
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.runtime.Classification;
+
+/**
+ * One item's verdict: the top label and its score, every label's score (in the model card's
+ * label order), and whether any label crossed its threshold. A Flink POJO.
+ */
+public class ModerationResult {
+    public String id;
+    public String source;
+    public String label;
+    public float score;
+    /** Scores in the order of {@link #labels}. */
+    public float[] scores;
+    public String[] labels;
+    public boolean flagged;
+    /** The labels whose thresholds were crossed (empty when not flagged). */
+    public String[] flaggedLabels;
+    public int tokenCount;
+    public boolean truncated;
+    public String model;
+    public String modelVersion;
+
+    public ModerationResult() {}
+
+    /** Labels an inference result's scores with the model card's classification section. */
+    public static ModerationResult of(InferenceResult r, Classification classification) {
+        Classification.Decision d = classification.decide(r.vector);
+        ModerationResult m = new ModerationResult();
+        m.id = r.id;
+        m.source = r.source;
+        m.label = d.label();
+        m.score = d.score();
+        m.scores = r.vector;
+        m.labels = classification.labels.toArray(String[]::new);
+        m.flagged = d.flagged();
+        m.flaggedLabels = d.flaggedLabels().toArray(String[]::new);
+        m.tokenCount = r.tokenCount;
+        m.truncated = r.truncated;
+        m.model = r.model;
+        m.modelVersion = r.modelVersion;
+        return m;
+    }
+
+    /** The score of {@code label}, or NaN when the model has no such label. */
+    public float scoreOf(String label) {
+        for (int i = 0; i < labels.length; i++) {
+            if (labels[i].equals(label)) {
+                return scores[i];
+            }
+        }
+        return Float.NaN;
+    }
+
+    @Override
+    public String toString() {
+        return "ModerationResult{id=" + id + ", label=" + label + ", score=" + score + ", flagged=" + flagged + "}";
+    }
+}

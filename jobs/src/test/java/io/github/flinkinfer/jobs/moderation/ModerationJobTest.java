@@ -1,0 +1,55 @@
+package io.github.flinkinfer.jobs.moderation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.runtime.ModelCard;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ModerationJobTest {
+    @TempDir Path tmp;
+
+    @Test
+    void verdictCarriesLabelScoresAndFlag() throws Exception {
+        InferenceResult r = new InferenceResult();
+        r.id = "m1";
+        r.vector = new float[] {0.2f, 0.8f};
+        r.model = "spam-assassin-minilm";
+        r.modelVersion = "1";
+        ModerationResult m = ModerationResult.of(r, ModelCard.resolve("spam-assassin-minilm").classification);
+        assertThat(m.label).isEqualTo("spam");
+        assertThat(m.score).isEqualTo(0.8f);
+        assertThat(m.flagged).isTrue();
+        assertThat(m.scoreOf("ham")).isEqualTo(0.2f);
+
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        new ModerationJsonEncoder().encode(m, bytes);
+        String line = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(line).endsWith("\n");
+        JsonNode json = new ObjectMapper().readTree(line);
+        assertThat(json.get("id").asText()).isEqualTo("m1");
+        assertThat(json.get("label").asText()).isEqualTo("spam");
+        assertThat(json.get("scores").get("ham").floatValue()).isEqualTo(0.2f);
+        assertThat(json.get("scores").get("spam").floatValue()).isEqualTo(0.8f);
+        assertThat(json.get("flagged").asBoolean()).isTrue();
+        assertThat(json.get("flagged_labels").get(0).asText()).isEqualTo("spam");
+    }
+
+    @Test
+    void refusesAnEmbeddingModel() {
+        EmbedOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString());
+        assertThatThrownBy(() -> ModerationJob.run(o, StreamExecutionEnvironment.getExecutionEnvironment()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("classification model");
+    }
+}

@@ -1,0 +1,134 @@
+package io.github.flinkinfer.runtime;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code classification} section of a model card: label names in logit order, how logits
+ * become scores, per-label thresholds, and the head graph's tensor names for an embed → head
+ * chain. {@link #scores} turns one row of logits into scores; {@link #decide} labels a row.
+ *
+ * <pre>{@code
+ * "classification": {"labels": ["ham", "spam"], "thresholds": {"spam": 0.5}}
+ * }</pre>
+ */
+public final class Classification implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** How the graph's outputs become scores. */
+    public enum Activation {
+        /** Single-label: scores sum to 1 (the default without {@code multiLabel}). */
+        SOFTMAX,
+        /** Multi-label: each score is independent (the default with {@code multiLabel}). */
+        SIGMOID,
+        /** The graph already outputs probabilities (e.g. it ends in a Softmax node). */
+        NONE
+    }
+
+    /** Label names, in the order of the graph's output columns. */
+    public List<String> labels = new ArrayList<>();
+    /** Several labels may apply at once (sigmoid) rather than exactly one (softmax). */
+    public boolean multiLabel;
+    /** Null = softmax for single-label, sigmoid for multi-label. */
+    public Activation activation;
+    /** An item is flagged when any label's score reaches its threshold; others never flag. */
+    public Map<String, Float> thresholds = new LinkedHashMap<>();
+    /** Embed → head chain: the head graph's input (pooled embedding) and output (logits). */
+    public String headInput = "input";
+    public String headOutput = "output";
+
+    /** One row's verdict: the top label, its score, and whether any threshold was crossed. */
+    public record Decision(String label, float score, boolean flagged, List<String> flaggedLabels) {}
+
+    public Activation effectiveActivation() {
+        if (activation != null) {
+            return activation;
+        }
+        return multiLabel ? Activation.SIGMOID : Activation.SOFTMAX;
+    }
+
+    /** Turns one row of graph outputs into scores, in place; returns it. */
+    public float[] scores(float[] logits) {
+        if (logits.length != labels.size()) {
+            throw new IllegalStateException(
+                    "Classifier output has " + logits.length + " columns but the card names "
+                            + labels.size() + " labels " + labels);
+        }
+        switch (effectiveActivation()) {
+            case SOFTMAX:
+                softmax(logits);
+                break;
+            case SIGMOID:
+                for (int i = 0; i < logits.length; i++) {
+                    logits[i] = (float) (1.0 / (1.0 + Math.exp(-logits[i])));
+                }
+                break;
+            default:
+                break;
+        }
+        return logits;
+    }
+
+    static void softmax(float[] v) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (float x : v) {
+            max = Math.max(max, x);
+        }
+        double sum = 0;
+        double[] e = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            e[i] = Math.exp(v[i] - max);
+            sum += e[i];
+        }
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) (e[i] / sum);
+        }
+    }
+
+    /** Labels one row of scores (as returned by the runtime). */
+    public Decision decide(float[] scores) {
+        int top = 0;
+        for (int i = 1; i < scores.length; i++) {
+            if (scores[i] > scores[top]) {
+                top = i;
+            }
+        }
+        List<String> flagged = new ArrayList<>(1);
+        for (int i = 0; i < scores.length; i++) {
+            Float threshold = thresholds.get(labels.get(i));
+            if (threshold != null && scores[i] >= threshold) {
+                flagged.add(labels.get(i));
+            }
+        }
+        return new Decision(labels.get(top), scores[top], !flagged.isEmpty(), flagged);
+    }
+
+    /** Checks the section; {@code model} names the card in messages. */
+    void validate(String model) {
+        if (labels == null || labels.size() < 2) {
+            throw invalid(model, "at least two labels");
+        }
+        if (new HashSet<>(labels).size() != labels.size()) {
+            throw invalid(model, "distinct labels, got " + labels);
+        }
+        if (!multiLabel && effectiveActivation() == Activation.SIGMOID) {
+            throw invalid(model, "multiLabel: true for sigmoid activation");
+        }
+        for (Map.Entry<String, Float> t : thresholds.entrySet()) {
+            if (!labels.contains(t.getKey())) {
+                throw invalid(model, "thresholds for its labels only; '" + t.getKey() + "' is not one of " + labels);
+            }
+            if (t.getValue() == null || !(t.getValue() >= 0f && t.getValue() <= 1f)) {
+                throw invalid(model, "thresholds in [0, 1]; '" + t.getKey() + "' has " + t.getValue());
+            }
+        }
+    }
+
+    private static IllegalArgumentException invalid(String model, String what) {
+        return new IllegalArgumentException("Model card '" + model + "' classification needs " + what);
+    }
+}
