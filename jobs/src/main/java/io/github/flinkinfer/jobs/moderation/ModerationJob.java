@@ -68,6 +68,15 @@ public final class ModerationJob implements Callable<Integer> {
             throw new IllegalArgumentException("moderate writes files (--output); Kafka output topics are"
                     + " not supported by this job yet");
         }
+        if (o.index.chunkSize > 0 || o.index.incremental()) {
+            throw new IllegalArgumentException("moderate classifies whole documents: --chunk-size and"
+                    + " --previous-output are embedding-job options");
+        }
+        for (String f : o.outputFormats) {
+            if (!f.equals("parquet") && !f.equals("jsonl")) {
+                throw new IllegalArgumentException("moderate writes parquet and/or jsonl, not " + f);
+            }
+        }
         ModelFiles.readVerified(card, card.onnx);
         ModelFiles.readVerified(card, card.tokenizer);
         if (card.base != null) {

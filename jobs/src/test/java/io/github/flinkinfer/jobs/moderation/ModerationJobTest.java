@@ -52,4 +52,17 @@ class ModerationJobTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("classification model");
     }
+
+    @Test
+    void refusesEmbeddingOnlyOptions() {
+        for (String[] extra : new String[][] {
+                {"--chunk-size", "64"}, {"--previous-output", "old"}, {"--output-format", "pgvector-csv"}}) {
+            EmbedOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString(),
+                    "--model", ModerationJob.DEFAULT_MODEL, extra[0], extra[1]);
+            assertThatThrownBy(() -> ModerationJob.run(o, StreamExecutionEnvironment.getExecutionEnvironment()))
+                    .as(extra[0])
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(extra[0].equals("--output-format") ? "pgvector-csv" : extra[0]);
+        }
+    }
 }
