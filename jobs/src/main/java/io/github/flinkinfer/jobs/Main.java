@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs;
 
-import io.github.flinkinfer.jobs.plan.PlanCommand;
 import io.github.flinkinfer.jobs.moderation.ModerationJob;
+import io.github.flinkinfer.jobs.plan.PlanCommand;
 import io.github.flinkinfer.jobs.report.ReportCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 @Command(name = "flink-inference", mixinStandardHelpOptions = true,
         version = "flink-inference 0.1.0",
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
-        subcommands = {EmbeddingJob.class, ModerationJob.class, ReportCommand.class, PlanCommand.class,
-                io.github.flinkinfer.jobs.sql.SqlCommand.class})
+        subcommands = {EmbeddingJob.class, ModerationJob.class, ReportCommand.class,
+                io.github.flinkinfer.jobs.sql.SqlCommand.class, PlanCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
