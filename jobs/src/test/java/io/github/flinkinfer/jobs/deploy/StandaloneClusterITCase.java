@@ -73,8 +73,8 @@ class StandaloneClusterITCase {
         assertThat(all).isEqualTo(inputIds);
         // The writers killed with the TaskManager never close their in-progress files and
         // FileSink does not remove them in BATCH mode; the driver deletes them after success.
-        try (var all = Files.walk(out)) {
-            assertThat(all.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(".inprogress"));
+        try (var walked = Files.walk(out)) {
+            assertThat(walked.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(".inprogress"));
         }
         assertThat(Files.readString(client)).contains("== run x");
     }
