@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
         description = "Throughput of our pipeline against what users would pick instead, in one run.")
 public final class Bench implements Callable<Integer> {
     static final List<String> DEFAULT_CONTENDERS = List.of(
-            "arrival-batch32", "batch1", "langchain4j", "bare-1x2", "bare-2x1", "flink", "int8-bare-1x2");
+            "arrival-batch32", "batch1", "langchain4j", "bare-1x2", "bare-2x1", "flink", "sql", "int8-bare-1x2");
 
     @Option(names = "--corpus", defaultValue = "datasets/build/gcide.jsonl",
             description = "JSONL corpus (built by datasets/build-gcide.sh when missing). Default: ${DEFAULT-VALUE}.")
@@ -57,7 +57,7 @@ public final class Bench implements Callable<Integer> {
     int maxBatchTokens;
 
     @Option(names = "--contenders", split = ",", description = "Subset of: " + "arrival-batch32, batch1,"
-            + " langchain4j, bare-1x2, bare-2x1, flink, int8-bare-1x2")
+            + " langchain4j, bare-1x2, bare-2x1, flink, sql, int8-bare-1x2")
     List<String> contenders = new ArrayList<>(DEFAULT_CONTENDERS);
 
     @Option(names = "--memory-check", negatable = true, defaultValue = "true",
@@ -209,6 +209,11 @@ public final class Bench implements Callable<Integer> {
                     r.put(ours + "/" + other, num(med.get(ours), "itemsPerSecond") / num(med.get(other), "itemsPerSecond"));
                 }
             }
+        }
+        if (med.containsKey("sql") && med.containsKey("flink")) {
+            r.put("sql/flink", num(med.get("sql"), "itemsPerSecond") / num(med.get("flink"), "itemsPerSecond"));
+            r.put("sql/flink e2e", num(med.get("sql"), "e2eItemsPerSecond")
+                    / num(med.get("flink"), "e2eItemsPerSecond"));
         }
         if (med.containsKey("int8-bare-1x2") && med.containsKey("bare-1x2")) {
             r.put("int8-bare-1x2/bare-1x2", num(med.get("int8-bare-1x2"), "itemsPerSecond")

@@ -27,7 +27,9 @@ final class BenchReport {
                 .append(result.get("settings")).append(".\n\n");
         b.append("Medians of the interleaved rounds. Timers start after model load and warm-up and stop")
                 .append(" after the last output; `flink` uses models-loaded → last batch written (from its")
-                .append(" metrics records) and shows the whole `env.execute()` wall as e2e.\n\n");
+                .append(" metrics records) and shows the whole `env.execute()` wall as e2e; `sql` is the same")
+                .append(" embedding through `CREATE MODEL ... 'provider' = 'onnx'` + `ML_PREDICT`, timed the same")
+                .append(" way (models ready → last batch, in-JVM recorder; e2e = `SqlEmbedding.run` wall).\n\n");
         b.append("| contender | items/s | real tokens/s | padding eff. | p50 / p90 / p95 / p99 batch ms |")
                 .append(" useful GFLOP/s (% peak) | executed GFLOP/s | peak RSS MiB | e2e items/s |\n");
         b.append("|---|---:|---:|---:|---|---:|---:|---:|---:|\n");
@@ -38,6 +40,13 @@ final class BenchReport {
                 100 * Bench.num(m, "usefulGflops") / peak, Bench.num(m, "executedGflops"),
                 Bench.num(m, "peakRssMiB"),
                 m.containsKey("e2eItemsPerSecond") ? String.format(Locale.ROOT, "%.1f", Bench.num(m, "e2eItemsPerSecond")) : "")));
+        if (med.containsKey("sql") && med.containsKey("flink")) {
+            b.append(String.format(Locale.ROOT, "%nSQL front door vs DataStream job: %.1f vs %.1f items/s"
+                            + " (sql/flink %.2f×); e2e %.1f vs %.1f items/s.%n",
+                    Bench.num(med.get("sql"), "itemsPerSecond"), Bench.num(med.get("flink"), "itemsPerSecond"),
+                    Bench.num(med.get("sql"), "itemsPerSecond") / Bench.num(med.get("flink"), "itemsPerSecond"),
+                    Bench.num(med.get("sql"), "e2eItemsPerSecond"), Bench.num(med.get("flink"), "e2eItemsPerSecond")));
+        }
         b.append("\n## Ratios (items/s, medians)\n\n| ratio | value |\n|---|---:|\n");
         ratios.forEach((k, v) -> b.append(String.format(Locale.ROOT, "| %s | %.2f× |%n", k, ((Number) v).doubleValue())));
         Map<String, Object> int8 = med.get("int8-bare-1x2");

@@ -7,9 +7,11 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import io.github.flinkinfer.bench.BenchCorpus.Doc;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
+import io.github.flinkinfer.jobs.sql.SqlEmbedding;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.operators.sql.PredictRecorder;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.OnnxModel;
 import io.github.flinkinfer.runtime.RuntimeOptions;
@@ -18,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -59,6 +62,7 @@ public final class Contender {
             case "bare-2x1" -> c.bareParallel();
             case "flink" -> c.flink("all-minilm-l6-v2");
             case "flink-int8" -> c.flink("all-minilm-l6-v2-q");
+            case "sql" -> c.sql("all-minilm-l6-v2");
             case "int8-bare-1x2" -> c.int8();
             default -> throw new IllegalArgumentException("unknown contender " + name);
         };
@@ -275,6 +279,35 @@ public final class Contender {
         s.seconds = (lastEnd - firstReady) / 1000.0;
         s.e2eSeconds = summary.wallSeconds;
         s.extra.put("timer", "models loaded -> last batch written (from metrics); e2e = env.execute wall");
+        return s;
+    }
+
+    /**
+     * (5'): the same pipeline through the SQL front door ({@code CREATE MODEL ... 'provider' =
+     * 'onnx'} + ML_PREDICT, JSONL in and out) on the embedded cluster, timed like {@link #flink}:
+     * models ready → last batch (in-JVM {@link PredictRecorder}) and the whole run as e2e.
+     */
+    Stats sql(String model) throws Exception {
+        Flops flops = new Flops(ModelCard.builtIn(model).shape);
+        Path input = BenchCorpus.writeJsonl(docs, Files.createTempFile(tmp, "corpus", ".jsonl"));
+        Path out = Files.createTempDirectory(tmp, "sql-out");
+        PredictRecorder.start();
+        SqlEmbedding.Result result = SqlEmbedding.run(input, out.resolve("embeddings"), model,
+                threads, Map.of("intra-op-threads", "1", "max-length", String.valueOf(maxLength),
+                        "max-batch-tokens", String.valueOf(maxBatchTokens)));
+        PredictRecorder.Recording rec = PredictRecorder.stop();
+        Stats s = new Stats();
+        for (PredictRecorder.BatchRecord b : rec.batches()) {
+            int paddedLen = (int) (b.paddedTokens() / Math.max(1, b.rows()));
+            double meanLen = (double) b.realTokens() / Math.max(1, b.rows());
+            s.batch(b.rows(), b.realTokens(), paddedLen,
+                    b.rows() * flops.sequence((int) Math.round(meanLen)),
+                    flops.batch(b.rows(), paddedLen), b.millis());
+        }
+        s.e2eSeconds = result.wallMillis() / 1000.0;
+        s.seconds = rec.windowMillis() > 0 ? rec.windowMillis() / 1000.0 : s.e2eSeconds;
+        s.extra.put("timer", "models loaded -> last batch (PredictRecorder); e2e = SqlEmbedding.run"
+                + " wall (planning, cluster, model load, job)");
         return s;
     }
 

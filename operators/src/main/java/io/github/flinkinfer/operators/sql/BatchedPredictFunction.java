@@ -65,6 +65,7 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
         LOG.info("ML_PREDICT subtask {} loaded {} on {} in {} ms ({}, capacity {})", subtask,
                 runtime.card().id(), runtime.device(), (System.nanoTime() - start) / 1_000_000,
                 batching, capacity);
+        PredictRecorder.modelReady(System.currentTimeMillis());
         subtaskPrefix = "row-" + subtask + "-";
         worker = new PredictWorker(new BisectingRunner(runtime), batching, columns, capacity,
                 "ml-predict-onnx-" + subtask);

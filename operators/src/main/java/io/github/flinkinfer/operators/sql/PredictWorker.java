@@ -126,6 +126,8 @@ final class PredictWorker implements AutoCloseable {
             byId.put(p.doc.id, p);
             docs.add(p.doc);
         }
+        long startedAt = System.currentTimeMillis();
+        long t0 = System.nanoTime();
         BisectingRunner.Outcome outcome = runner.run(docs);
         for (int i = 0; i < outcome.succeeded.size(); i++) {
             TokenizedDocument d = outcome.succeeded.get(i);
@@ -138,6 +140,8 @@ final class PredictWorker implements AutoCloseable {
                     e.message);
             p.future.complete(List.of(columns.failure(e.stage, e.reason, p.tokens())));
         }
+        PredictRecorder.batch(new PredictRecorder.BatchRecord(batch.size(), batch.realTokens(),
+                batch.paddedTokens(), startedAt, (System.nanoTime() - t0) / 1e6));
         batches++;
         rows += batch.size();
         paddedTokens += batch.paddedTokens();
