@@ -137,6 +137,9 @@ public class EmbedOptions {
     /** Prices for the cost report. */
     @Mixin public CostOptions cost = new CostOptions();
 
+    /** Reference check of a sample of outputs. */
+    @Mixin public QualityOptions quality = new QualityOptions();
+
     @Option(names = "--max-errors", defaultValue = "-1",
             description = "Fail the run when more inputs than this fail (-1 = no cap)."
                     + " Default: ${DEFAULT-VALUE}.")

@@ -133,6 +133,14 @@ public final class EmbeddingJob implements Callable<Integer> {
         }
         RunSummary summary = RunSummary.read(out, runId, wall);
         summary.write(out);
+        if (summary.quality.checked > 0 && summary.quality.min < o.quality.floor) {
+            // Outputs stay for inspection, but without the success marker the run did not pass.
+            throw new QualityGateException(String.format(java.util.Locale.ROOT,
+                    "Quality gate failed: %s min %.5f (mean %.5f over %d outputs) < --quality-floor %s"
+                            + " against %s; see report-%s.html", summary.quality.metric,
+                    summary.quality.min, summary.quality.mean, summary.quality.checked,
+                    o.quality.floor, o.quality.reference, runId));
+        }
         Files.writeString(out.resolve("_SUCCESS-" + runId), result.getJobID().toString() + "\n");
         return summary;
     }

@@ -145,7 +145,8 @@ public final class EmbeddingPipeline {
                                 "batch-and-infer",
                                 TypeInformation.of(InferenceResult.class),
                                 new BatchInferenceOperator(model, options.batching(), runId,
-                                        options.cost.model(options.intraOpThreads)))
+                                        options.cost.model(options.intraOpThreads))
+                                        .withQualityGate(options.quality.gate(model.options())))
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
         IndexSteps.pool(results, options, extras);

@@ -21,7 +21,8 @@ public final class Main implements Runnable {
             if (e instanceof IllegalArgumentException
                     || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
                     || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
-                    || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException) {
+                    || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
+                    || e instanceof QualityGateException) {
                 cmd.getErr().println("error: " + e.getMessage());
                 return 2;
             }

@@ -50,6 +50,7 @@ public final class RunSummary {
     public Map<String, Double> batchLatencyMs = new LinkedHashMap<>();
     public Map<String, Double> phaseTotalsMs = new LinkedHashMap<>();
     public Cost cost = new Cost();
+    public Quality quality = new Quality();
     public Series series = new Series();
     /** Settings, model, versions and machine, from {@code run-info-<run-id>.json} when present. */
     public JsonNode runInfo;
@@ -69,6 +70,15 @@ public final class RunSummary {
         public double ratioToReference;
         /** Estimated cost of the skipped documents: skipped tokens at this run's cost per real token. */
         public double savedEstimate;
+    }
+
+    /** The quality gate's sample: outputs re-run alone through the reference model. */
+    public static final class Quality {
+        public long checked;
+        /** {@code cosine} or {@code label_agreement}. */
+        public String metric;
+        public double min = 1.0;
+        public double mean;
     }
 
     /** Chart data. */
@@ -127,6 +137,17 @@ public final class RunSummary {
                 phaseTotalsMs.merge(p, m.path(p).asDouble(), Double::sum);
             }
         }
+        double qualitySum = 0;
+        for (JsonNode m : metrics) {
+            long n = m.path("qualityChecked").asLong();
+            if (n > 0) {
+                quality.checked += n;
+                quality.metric = m.path("qualityMetric").asText();
+                qualitySum += m.path("qualitySum").asDouble();
+                quality.min = Math.min(quality.min, m.path("qualityMin").asDouble());
+            }
+        }
+        quality.mean = quality.checked == 0 ? 0 : qualitySum / quality.checked;
         for (JsonNode e : errors) {
             failed++;
             errorsByReason.merge(e.get("stage").asText() + "/" + e.get("reason").asText(), 1L, Long::sum);
@@ -274,6 +295,10 @@ public final class RunSummary {
         out.printf("  batch latency ms   p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f%n",
                 batchLatencyMs.get("p50"), batchLatencyMs.get("p90"), batchLatencyMs.get("p95"),
                 batchLatencyMs.get("p99"), batchLatencyMs.get("max"));
+        if (quality.checked > 0) {
+            out.printf("  quality (%s)  %d outputs vs reference: min %.5f, mean %.5f%n",
+                    quality.metric, quality.checked, quality.min, quality.mean);
+        }
         if (cost.total > 0) {
             out.printf("  cost %s           total %.6f (busy %.6f, load %.6f, idle %.6f)%n",
                     cost.currency, cost.total, cost.busy, cost.load, cost.idle);

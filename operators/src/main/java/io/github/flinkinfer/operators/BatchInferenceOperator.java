@@ -34,6 +34,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private final BatchingConfig batching;
     private final String runId;
     private final CostModel costModel;
+    private QualityGate qualityGate;
 
     private transient ModelRuntime runtime;
     private transient BisectingRunner runner;
@@ -44,6 +45,8 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient long batchSeq;
     private transient int subtask;
     private transient InferenceMetrics metrics;
+    private transient ModelRuntime reference;
+    private transient int qualityLeft;
     private transient long openedAtMillis;
     private transient boolean loadReported;
     private transient volatile long modelLoadMillis;
@@ -93,6 +96,12 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         runtime = factory.open(requested);
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
         runner = new BisectingRunner(runtime);
+        if (qualityGate != null) {
+            reference = qualityGate.reference().open(requested);
+            int p = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+            int total = qualityGate.samples();
+            qualityLeft = total / p + (subtask < total % p ? 1 : 0); // the sample, split exactly
+        }
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
         metrics = new InferenceMetrics(getMetricGroup(), runtime.card().name, () -> modelLoadMillis,
@@ -160,9 +169,32 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         }
         long end = System.nanoTime();
         BatchMetrics m = record(batch, outcome, startNanos, startMillis, writeStart, end);
+        checkQuality(outcome, m);
         output.collect(Outputs.BATCH_METRICS, new StreamRecord<>(m));
         metrics.onBatch(outcome.succeeded.size(), m.realTokens, m.paddedTokens, m.retries,
                 m.queueWaitMs, m.tokenizeMs, m.inferenceMs, m.totalMs, m.costBusy);
+    }
+
+    /** Sets the reference check (see {@link QualityGate}); call before the job starts. */
+    public BatchInferenceOperator withQualityGate(QualityGate gate) {
+        this.qualityGate = gate;
+        return this;
+    }
+
+    /** Re-runs this batch's first items through the reference while the subtask's quota lasts. */
+    private void checkQuality(BisectingRunner.Outcome outcome, BatchMetrics m) {
+        if (reference == null || qualityLeft <= 0) {
+            return;
+        }
+        m.qualityMin = 1.0;
+        for (int i = 0; i < outcome.succeeded.size() && qualityLeft > 0; i++, qualityLeft--) {
+            double score = QualityGate.compare(reference, outcome.succeeded.get(i).tokenIds, outcome.vectors.get(i));
+            m.qualityChecked++;
+            m.qualitySum += score;
+            m.qualityMin = Math.min(m.qualityMin, score);
+        }
+        m.qualityMetric = reference.card().task == io.github.flinkinfer.runtime.Task.CLASSIFICATION
+                ? "label_agreement" : "cosine";
     }
 
     private BatchMetrics record(
@@ -226,6 +258,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         try {
             if (runtime != null) {
                 runtime.close();
+            }
+            if (reference != null) {
+                reference.close();
             }
         } finally {
             super.close();

@@ -58,5 +58,13 @@ public class BatchMetrics {
     public double referencePricePer1MTokens;
     public String currency;
 
+    /** Quality gate: items of this batch re-run alone through the reference model (else 0). */
+    public int qualityChecked;
+    /** {@code cosine} (embeddings) or {@code label_agreement} (classifiers). */
+    public String qualityMetric;
+    /** Sum and minimum of the per-item cosine / agreement over the checked items. */
+    public double qualitySum;
+    public double qualityMin;
+
     public BatchMetrics() {}
 }

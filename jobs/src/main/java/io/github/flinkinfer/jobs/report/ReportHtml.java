@@ -66,6 +66,10 @@ public final class ReportHtml {
         row(b, "real tokens/s (job-wide)", String.format(Locale.ROOT, "%.0f", r.realTokensPerSecond));
         row(b, "cost total / busy / load / idle", String.format(Locale.ROOT, "%.6f / %.6f / %.6f / %.6f %s",
                 r.cost.total, r.cost.busy, r.cost.load, r.cost.idle, r.cost.currency));
+        if (r.quality.checked > 0) {
+            row(b, "quality vs reference (" + r.quality.metric + ")", String.format(Locale.ROOT,
+                    "min %.5f, mean %.5f over %d outputs", r.quality.min, r.quality.mean, r.quality.checked));
+        }
         row(b, "cost per successful item", String.format(Locale.ROOT, "%.8f", r.cost.perSuccessfulItem));
         row(b, "cost per 1M real tokens", String.format(Locale.ROOT, "%.4f", r.cost.per1MRealTokens));
         if (r.cost.referencePricePer1MTokens > 0) {

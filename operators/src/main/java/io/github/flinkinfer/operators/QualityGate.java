@@ -1,0 +1,47 @@
+package io.github.flinkinfer.operators;
+
+import io.github.flinkinfer.runtime.ModelRuntime;
+import io.github.flinkinfer.runtime.Task;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Runs a sample of the items each subtask produced once more, alone (batch of one), through a
+ * reference model (the fp32 model by default) and measures how far the run's outputs moved: min
+ * and mean cosine for embeddings, label agreement for classifiers. Catches optimizations that
+ * change outputs (int8's batch-dependent activations, fp16). Results travel in the batch
+ * metrics records; the driver fails the run below the configured floor.
+ *
+ * @param reference opens the reference model on the TaskManager
+ * @param samples items checked in total, split evenly over the inference subtasks (each checks
+ *     its first successful ones)
+ */
+public record QualityGate(ModelRuntimeFactory reference, int samples) implements Serializable {
+
+    /** Compares one output with the reference's; returns cosine, or 1/0 label agreement. */
+    static double compare(ModelRuntime reference, int[] tokenIds, float[] output) {
+        float[] ref = reference.infer(List.of(tokenIds)).vectors()[0];
+        if (reference.card().task == Task.CLASSIFICATION) {
+            return argmax(ref) == argmax(output) ? 1.0 : 0.0;
+        }
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < ref.length; i++) {
+            dot += (double) ref[i] * output[i];
+            na += (double) ref[i] * ref[i];
+            nb += (double) output[i] * output[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
+    private static int argmax(float[] v) {
+        int best = 0;
+        for (int i = 1; i < v.length; i++) {
+            if (v[i] > v[best]) {
+                best = i;
+            }
+        }
+        return best;
+    }
+}
