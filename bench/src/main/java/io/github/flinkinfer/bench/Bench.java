@@ -64,6 +64,11 @@ public final class Bench implements Callable<Integer> {
             description = "Also run the Flink job (int8) on N and 10×N documents and compare peak RSS.")
     boolean memoryCheck;
 
+    @Option(names = "--device", defaultValue = "cpu",
+            description = "Device of our contenders (all but langchain4j and sql): cpu, cuda[:N] or auto;"
+                    + " those two stay on CPU. Default: ${DEFAULT-VALUE}.")
+    String device;
+
     @Option(names = "--out", defaultValue = "docs/benchmarks", description = "Where results are written.")
     Path out;
 
@@ -99,7 +104,7 @@ public final class Bench implements Callable<Integer> {
         result.put("versions", Map.of("flink", "2.3.0", "onnxruntime", ai.onnxruntime.OrtEnvironment.getEnvironment().getVersion(),
                 "model", "all-MiniLM-L6-v2 (langchain4j 1.19.0-beta29 artifacts)", "java", System.getProperty("java.version")));
         result.put("settings", Map.of("docs", docs, "repeats", repeats, "maxLength", maxLength, "threads", threads,
-                "maxBatchTokens", maxBatchTokens, "corpus", corpus.toString()));
+                "maxBatchTokens", maxBatchTokens, "corpus", corpus.toString(), "device", device));
         result.put("medians", medians);
         result.put("ratios", ratios);
         result.put("memory", memory);
@@ -117,7 +122,7 @@ public final class Bench implements Callable<Integer> {
     private List<String> argsLine() {
         return List.of("--docs", String.valueOf(docs), "--repeats", String.valueOf(repeats),
                 "--max-length", String.valueOf(maxLength), "--threads", String.valueOf(threads),
-                "--max-batch-tokens", String.valueOf(maxBatchTokens));
+                "--max-batch-tokens", String.valueOf(maxBatchTokens), "--device", device);
     }
 
     private void ensureCorpus() throws Exception {
@@ -143,7 +148,7 @@ public final class Bench implements Callable<Integer> {
                 cmd.add(a);
             }
         }
-        cmd.addAll(List.of("-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
+        cmd.addAll(List.of("-Dai.djl.offline=true", "-Dbench.device=" + device, "-cp", System.getProperty("java.class.path"),
                 Contender.class.getName(), contender, corpus.toString(), String.valueOf(n),
                 String.valueOf(maxLength), String.valueOf(threads), String.valueOf(maxBatchTokens), tmp.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

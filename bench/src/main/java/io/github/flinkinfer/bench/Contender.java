@@ -70,8 +70,12 @@ public final class Contender {
         System.exit(0);
     }
 
+    /** Where our contenders run: {@code -Dbench.device} from {@code Bench --device} (cpu by default). */
+    static final String DEVICE = System.getProperty("bench.device", "cpu");
+
     RuntimeOptions options(int intraThreads) {
-        return RuntimeOptions.defaults().withIntraOpThreads(intraThreads).withMaxSequenceLength(maxLength);
+        return RuntimeOptions.defaults().withIntraOpThreads(intraThreads).withMaxSequenceLength(maxLength)
+                .withDevice(io.github.flinkinfer.runtime.Device.parse(DEVICE));
     }
 
     /** (1) and (2): arrival order, fixed batch size, padded to the batch maximum. */
@@ -251,7 +255,8 @@ public final class Contender {
         new CommandLine(o).parseArgs("--input", input.toString(), "--output", out.toString(),
                 "--run-id", "bench", "--model", model, "--parallelism", String.valueOf(threads),
                 "--intra-op-threads", "1", "--max-length", String.valueOf(maxLength),
-                "--max-batch-tokens", String.valueOf(maxBatchTokens), "--progress-seconds", "0");
+                "--max-batch-tokens", String.valueOf(maxBatchTokens), "--progress-seconds", "0",
+                "--device", DEVICE);
         var summary = EmbeddingJob.run(o,
                 StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
         Stats s = new Stats();

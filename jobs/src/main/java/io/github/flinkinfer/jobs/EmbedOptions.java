@@ -125,6 +125,22 @@ public class EmbedOptions {
                     + " Default: ${DEFAULT-VALUE}.")
     public String device;
 
+    @Option(names = "--share-session", arity = "0..1", fallbackValue = "true",
+            description = "One ONNX Runtime session per TaskManager, model and device, shared by the"
+                    + " slots that use it (true|false). Default: true for cuda and auto, false for"
+                    + " cpu (one single-threaded session per slot is faster there).")
+    public Boolean shareSession;
+
+    @Option(names = "--cuda-mem-limit", defaultValue = "0",
+            description = "CUDA provider gpu_mem_limit: device memory its arena may hold per"
+                    + " session, bytes or with k/m/g (0 = no limit). Default: ${DEFAULT-VALUE}.")
+    public String cudaMemLimit;
+
+    @Option(names = "--cuda-arena-extend-strategy",
+            description = "CUDA provider arena_extend_strategy: next-power-of-two or"
+                    + " same-as-requested. Default: ONNX Runtime's (next-power-of-two).")
+    public String cudaArenaExtendStrategy;
+
     @Option(names = "--max-record-bytes", defaultValue = "1048576",
             description = "Lines longer than this go to errors (record_too_large) unread."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -186,7 +202,8 @@ public class EmbedOptions {
     }
 
     public RuntimeOptions runtimeOptions() {
-        return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength);
+        return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength,
+                shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy);
     }
 
     public ErrorBudget errorBudget() {

@@ -14,9 +14,34 @@ import java.util.Map;
  * An ONNX transformer encoder behind {@link ModelRuntime}: pads the batch to its longest input,
  * runs the session, then pools (mean or CLS) and optionally L2-normalizes per the model card.
  * Input buffers are reused across batches to avoid per-batch allocation. Not thread-safe: one
- * instance per inference thread.
+ * instance per inference thread. With {@link RuntimeOptions#sharesSession()} the instances of one
+ * JVM that load the same model file on the same device with the same session options share one
+ * ONNX Runtime session ({@link SharedResources}; ORT runs concurrent calls on a session), while
+ * each keeps its own buffers. Every session is warmed up once with a dummy batch when loaded.
  */
 public final class OnnxModel implements ModelRuntime {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OnnxModel.class);
+
+    /** Sessions shared per JVM (a TaskManager, per job class loader). */
+    private static final SharedResources<SessionKey, SharedSession> SESSIONS = new SharedResources<>();
+
+    /** What makes two loads the same session: the model file and every session setting. */
+    record SessionKey(String modelId, String sha256, RuntimeOptions session) {
+        static SessionKey of(ModelCard card, RuntimeOptions options) {
+            return new SessionKey(card.id(), card.onnx.sha256(),
+                    options.withMaxSequenceLength(0).withShareSession(null));
+        }
+    }
+
+    /** A session held by the registry. */
+    record SharedSession(OrtSessions.Created created) implements AutoCloseable {
+        @Override
+        public void close() throws OrtException {
+            created.session().close();
+        }
+    }
+
+    private final SharedResources.Lease<SharedSession> lease; // null: the session is ours alone
     private final ModelCard card;
     private final OrtSession session;
     private final Device device;
@@ -27,7 +52,9 @@ public final class OnnxModel implements ModelRuntime {
     private long[] maskBuffer = new long[0];
     private long[] typesBuffer = new long[0];
 
-    private OnnxModel(ModelCard card, OrtSessions.Created created) {
+    private OnnxModel(
+            ModelCard card, OrtSessions.Created created, SharedResources.Lease<SharedSession> lease) {
+        this.lease = lease;
         this.card = card;
         this.session = created.session();
         this.device = created.device();
@@ -53,6 +80,10 @@ public final class OnnxModel implements ModelRuntime {
     }
 
     private void closeQuietly() {
+        if (lease != null) {
+            lease.close();
+            return;
+        }
         try {
             session.close();
         } catch (OrtException ignored) {
@@ -72,12 +103,67 @@ public final class OnnxModel implements ModelRuntime {
 
     /** Like {@link #load} for any task: a single-graph classifier's output is [batch, classes]. */
     static OnnxModel open(ModelCard card, RuntimeOptions options) {
+        long start = System.nanoTime();
+        OnnxModel model;
+        if (options.sharesSession()) {
+            SharedResources.Lease<SharedSession> lease =
+                    SESSIONS.acquire(SessionKey.of(card, options),
+                            () -> new SharedSession(createSession(card, options)));
+            model = new OnnxModel(card, lease.value().created(), lease);
+        } else {
+            model = new OnnxModel(card, createSession(card, options), null);
+        }
+        long loaded = System.nanoTime();
+        boolean warmedHere;
+        try {
+            warmedHere = model.lease == null
+                    ? run(model::warmUp)
+                    : model.lease.warmUpOnce(model::warmUp);
+        } catch (RuntimeException e) {
+            model.close();
+            throw new IllegalStateException(
+                    "Warm-up batch failed for " + card.id() + " on " + model.device, e);
+        }
+        long end = System.nanoTime();
+        LOG.info("Model {} on {}: {} in {} ms, warm-up {}", card.id(), model.device,
+                model.lease == null ? "session loaded"
+                        : model.lease.loadedHere() ? "shared session loaded"
+                        : "shared session reused (" + model.lease.users() + " users)",
+                (loaded - start) / 1_000_000,
+                warmedHere ? (end - loaded) / 1_000_000 + " ms" : "done earlier");
+        return model;
+    }
+
+    private static boolean run(Runnable r) {
+        r.run();
+        return true;
+    }
+
+    private static OrtSessions.Created createSession(ModelCard card, RuntimeOptions options) {
         byte[] bytes = ModelFiles.readVerified(card, card.onnx);
         try {
-            return new OnnxModel(card, OrtSessions.create(bytes, options));
+            return OrtSessions.create(bytes, options);
         } catch (OrtException e) {
             throw new IllegalStateException("Cannot create ONNX session for " + card.id(), e);
         }
+    }
+
+    /**
+     * Runs one small dummy batch (one row of eight token id 0s), so the first real batch does not
+     * pay for lazy initialization (CUDA context, memory arena, kernel selection).
+     */
+    private void warmUp() {
+        infer(List.of(new int[Math.max(1, Math.min(8, card.maxSequenceLength))]));
+    }
+
+    /** The ONNX Runtime session (shared or not); for tests. */
+    OrtSession ortSession() {
+        return session;
+    }
+
+    /** The JVM's shared sessions; for tests. */
+    static SharedResources<SessionKey, SharedSession> sharedSessions() {
+        return SESSIONS;
     }
 
     @Override
@@ -201,6 +287,10 @@ public final class OnnxModel implements ModelRuntime {
 
     @Override
     public void close() {
+        if (lease != null) {
+            lease.close(); // closes the session with its last user
+            return;
+        }
         try {
             session.close();
         } catch (OrtException e) {

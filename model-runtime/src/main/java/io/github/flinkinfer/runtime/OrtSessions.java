@@ -25,17 +25,35 @@ public final class OrtSessions {
             so.setIntraOpNumThreads(options.intraOpThreads());
         }
         so.setInterOpNumThreads(1);
-        Device device = selectDevice(so, options.device());
+        Device device = selectDevice(so, options.device(), cudaOptions(options));
         return new Created(env.createSession(model, so), device);
     }
 
     /** Adds the CUDA provider when asked; falls back to CPU only for {@code auto}. */
     static Device selectDevice(OrtSession.SessionOptions so, Device requested) {
+        return selectDevice(so, requested, java.util.Map.of());
+    }
+
+    /** As above, with CUDA provider options ({@link #cudaOptions}); empty = ORT's defaults. */
+    static Device selectDevice(
+            OrtSession.SessionOptions so, Device requested, java.util.Map<String, String> cuda) {
         if (requested.kind() == Device.Kind.CPU) {
             return Device.CPU;
         }
         try {
-            so.addCUDA(requested.index());
+            if (cuda.isEmpty()) {
+                so.addCUDA(requested.index());
+            } else {
+                // throws on a CPU-only build or without CUDA libraries, like addCUDA(int)
+                ai.onnxruntime.providers.OrtCUDAProviderOptions cudaOptions =
+                        new ai.onnxruntime.providers.OrtCUDAProviderOptions(requested.index());
+                for (java.util.Map.Entry<String, String> e : cuda.entrySet()) {
+                    cudaOptions.add(e.getKey(), e.getValue());
+                }
+                // left open like the session options themselves (one small struct per load):
+                // the provider reads it when the session is created
+                so.addCUDA(cudaOptions);
+            }
             return new Device(Device.Kind.CUDA, requested.index());
         } catch (OrtException | RuntimeException | LinkageError e) {
             if (requested.kind() == Device.Kind.AUTO) {
@@ -50,6 +68,22 @@ public final class OrtSessions {
                             + " and install CUDA 12 + cuDNN 9, or use --device auto|cpu.",
                     e);
         }
+    }
+
+    /**
+     * The CUDA provider options set in {@code options}, by ONNX Runtime's key ({@code
+     * gpu_mem_limit}, {@code arena_extend_strategy}); empty when all are ORT's defaults.
+     */
+    static java.util.Map<String, String> cudaOptions(RuntimeOptions options) {
+        java.util.Map<String, String> cuda = new java.util.TreeMap<>();
+        if (options.cudaMemLimitBytes() > 0) {
+            cuda.put("gpu_mem_limit", Long.toString(options.cudaMemLimitBytes()));
+        }
+        if (options.cudaArenaExtendStrategy() != null) {
+            cuda.put("arena_extend_strategy",
+                    RuntimeOptions.ARENA_STRATEGIES.get(options.cudaArenaExtendStrategy()));
+        }
+        return cuda;
     }
 
     static OptLevel optLevel(String name) {

@@ -9,16 +9,49 @@ import java.io.Serializable;
  * @param intraOpThreads threads one inference call may use (0 = ORT default: all cores)
  * @param optimizationLevel graph optimization: none, basic, extended, all
  * @param maxSequenceLength tokens per input after truncation (0 = the model card's maximum)
+ * @param shareSession one ONNX Runtime session per JVM (TaskManager), model, device and session
+ *     options, shared by every user ({@link SharedResources}); {@code null} = by device: shared
+ *     for {@code cuda} and {@code auto}, not for {@code cpu} (see {@link #sharesSession()})
+ * @param cudaMemLimitBytes CUDA provider {@code gpu_mem_limit}: the most device memory its arena
+ *     may hold (0 = ORT default, no limit)
+ * @param cudaArenaExtendStrategy CUDA provider {@code arena_extend_strategy}: {@code
+ *     next-power-of-two} or {@code same-as-requested} ({@code null} = ORT default, next power of
+ *     two)
  */
 public record RuntimeOptions(
-        Device device, int intraOpThreads, String optimizationLevel, int maxSequenceLength)
+        Device device,
+        int intraOpThreads,
+        String optimizationLevel,
+        int maxSequenceLength,
+        Boolean shareSession,
+        long cudaMemLimitBytes,
+        String cudaArenaExtendStrategy)
         implements Serializable {
+
+    /** The CUDA arena extend strategies, by our name and ONNX Runtime's. */
+    static final java.util.Map<String, String> ARENA_STRATEGIES =
+            java.util.Map.of(
+                    "next-power-of-two", "kNextPowerOfTwo", "same-as-requested", "kSameAsRequested");
 
     public static RuntimeOptions defaults() {
         return new RuntimeOptions(Device.CPU, 1, "all", 0);
     }
 
+    /** Session sharing by device and ORT's default CUDA provider options. */
+    public RuntimeOptions(
+            Device device, int intraOpThreads, String optimizationLevel, int maxSequenceLength) {
+        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, null, 0, null);
+    }
+
     public RuntimeOptions {
+        if (cudaMemLimitBytes < 0) {
+            throw new IllegalArgumentException("CUDA memory limit must be >= 0 (0 = no limit)");
+        }
+        if (cudaArenaExtendStrategy != null && !ARENA_STRATEGIES.containsKey(cudaArenaExtendStrategy)) {
+            throw new IllegalArgumentException(
+                    "Unknown CUDA arena extend strategy '" + cudaArenaExtendStrategy
+                            + "': next-power-of-two or same-as-requested");
+        }
         if (intraOpThreads < 0) {
             throw new IllegalArgumentException("intra-op threads must be >= 0");
         }
@@ -29,15 +62,62 @@ public record RuntimeOptions(
     }
 
     public RuntimeOptions withDevice(Device d) {
-        return new RuntimeOptions(d, intraOpThreads, optimizationLevel, maxSequenceLength);
+        return new RuntimeOptions(d, intraOpThreads, optimizationLevel, maxSequenceLength,
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy);
     }
 
     public RuntimeOptions withIntraOpThreads(int n) {
-        return new RuntimeOptions(device, n, optimizationLevel, maxSequenceLength);
+        return new RuntimeOptions(device, n, optimizationLevel, maxSequenceLength,
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy);
     }
 
     public RuntimeOptions withMaxSequenceLength(int n) {
-        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, n);
+        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, n,
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy);
+    }
+
+    /** {@code true}/{@code false} forces session sharing; {@code null} decides by device. */
+    public RuntimeOptions withShareSession(Boolean share) {
+        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
+                share, cudaMemLimitBytes, cudaArenaExtendStrategy);
+    }
+
+    /** CUDA provider memory limit (bytes, 0 = none) and arena strategy (null = ORT default). */
+    public RuntimeOptions withCuda(long memLimitBytes, String arenaExtendStrategy) {
+        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
+                shareSession, memLimitBytes, arenaExtendStrategy);
+    }
+
+    /**
+     * Whether users of one model on one device share a session: as set, or by device. On a GPU
+     * one session holds the weights and arena once and ORT runs concurrent calls on it; on CPU
+     * separate single-threaded sessions per slot avoid contention inside one session.
+     */
+    public boolean sharesSession() {
+        return shareSession != null ? shareSession : device.kind() != Device.Kind.CPU;
+    }
+
+    /**
+     * Parses a byte count: digits with an optional {@code k}, {@code m}, {@code g} suffix (powers
+     * of 1024, optionally followed by {@code b}/{@code ib}), e.g. {@code 4g}, {@code 512MiB}.
+     */
+    public static long parseBytes(String spec) {
+        String s = spec.trim().toLowerCase(java.util.Locale.ROOT).replaceAll("i?b$", "");
+        long unit = 1;
+        if (!s.isEmpty() && "kmg".indexOf(s.charAt(s.length() - 1)) >= 0) {
+            unit = 1L << (10 * ("kmg".indexOf(s.charAt(s.length() - 1)) + 1));
+            s = s.substring(0, s.length() - 1).trim();
+        }
+        try {
+            long n = Long.parseLong(s);
+            if (n >= 0) {
+                return Math.multiplyExact(n, unit);
+            }
+        } catch (NumberFormatException | ArithmeticException ignored) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(
+                "Cannot read byte count '" + spec + "': use e.g. 0, 1073741824, 512m or 4g");
     }
 
     /** The effective max length for a card: the smaller of this option and the card's limit. */
