@@ -311,6 +311,7 @@ public final class Contender {
         }
         s.e2eSeconds = result.wallMillis() / 1000.0;
         s.seconds = rec.windowMillis() > 0 ? rec.windowMillis() / 1000.0 : s.e2eSeconds;
+        s.extra.put("rowsBySubtask", rec.rowsBySubtask().toString());
         s.extra.put("timer", "models loaded -> last batch (PredictRecorder); e2e = SqlEmbedding.run"
                 + " wall (planning, cluster, model load, job)");
         return s;

@@ -68,7 +68,7 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
         PredictRecorder.modelReady(System.currentTimeMillis());
         subtaskPrefix = "row-" + subtask + "-";
         worker = new PredictWorker(new BisectingRunner(runtime), batching, columns, capacity,
-                "ml-predict-onnx-" + subtask);
+                subtask);
     }
 
     @Override

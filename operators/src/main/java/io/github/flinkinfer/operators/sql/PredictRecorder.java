@@ -2,6 +2,8 @@ package io.github.flinkinfer.operators.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * An opt-in, in-JVM record of ML_PREDICT's batches, for the benchmark on the embedded cluster:
@@ -15,12 +17,21 @@ import java.util.List;
  * }</pre>
  */
 public final class PredictRecorder {
-    /** One batch: rows, real and padded tokens, start (epoch ms) and duration. */
-    public record BatchRecord(int rows, long realTokens, long paddedTokens, long startedAtMillis,
-            double millis) {}
+    /** One batch: the ML_PREDICT subtask, rows, real and padded tokens, start (epoch ms), duration. */
+    public record BatchRecord(int subtask, int rows, long realTokens, long paddedTokens,
+            long startedAtMillis, double millis) {}
 
     /** What was recorded: the first subtask's model-ready time and every batch. */
     public record Recording(long firstReadyMillis, List<BatchRecord> batches) {
+        /** Rows per ML_PREDICT subtask index (subtasks that got no rows are absent). */
+        public SortedMap<Integer, Integer> rowsBySubtask() {
+            SortedMap<Integer, Integer> out = new TreeMap<>();
+            for (BatchRecord b : batches) {
+                out.merge(b.subtask, b.rows, Integer::sum);
+            }
+            return out;
+        }
+
         /** First model ready to the end of the last batch; 0 when nothing ran. */
         public long windowMillis() {
             long lastEnd = 0;

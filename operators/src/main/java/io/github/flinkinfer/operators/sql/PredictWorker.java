@@ -44,6 +44,7 @@ final class PredictWorker implements AutoCloseable {
     private final BisectingRunner runner;
     private final OutputColumns columns;
     private final int capacity;
+    private final int subtask;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable failure;
@@ -53,13 +54,14 @@ final class PredictWorker implements AutoCloseable {
     private long realTokens;
 
     PredictWorker(BisectingRunner runner, BatchingConfig batching, OutputColumns columns,
-            int capacity, String name) {
+            int capacity, int subtask) {
         this.runner = runner;
+        this.subtask = subtask;
         this.columns = columns;
         this.capacity = capacity;
         this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
         this.batcher = new LengthBucketBatcher<>(batching, Pending::tokens);
-        this.thread = new Thread(this::loop, name);
+        this.thread = new Thread(this::loop, "ml-predict-onnx-" + subtask);
         thread.setDaemon(true);
         thread.start();
     }
@@ -140,7 +142,7 @@ final class PredictWorker implements AutoCloseable {
                     e.message);
             p.future.complete(List.of(columns.failure(e.stage, e.reason, p.tokens())));
         }
-        PredictRecorder.batch(new PredictRecorder.BatchRecord(batch.size(), batch.realTokens(),
+        PredictRecorder.batch(new PredictRecorder.BatchRecord(subtask, batch.size(), batch.realTokens(),
                 batch.paddedTokens(), startedAt, (System.nanoTime() - t0) / 1e6));
         batches++;
         rows += batch.size();
