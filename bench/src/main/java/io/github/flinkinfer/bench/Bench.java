@@ -60,7 +60,7 @@ public final class Bench implements Callable<Integer> {
             + " langchain4j, bare-1x2, bare-2x1, flink, sql, int8-bare-1x2")
     List<String> contenders = new ArrayList<>(DEFAULT_CONTENDERS);
 
-    @Option(names = "--memory-check", negatable = true, defaultValue = "true",
+    @Option(names = "--memory-check", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run the Flink job (int8) on N and 10×N documents and compare peak RSS.")
     boolean memoryCheck;
 
