@@ -19,6 +19,10 @@
 # NOT RUN IN THIS REPOSITORY'S CI: it has no GPU, and this script has never been run on one by
 # the project so far. Everything GPU-specific it exercises sits behind the device seam
 # (OrtSessions.selectDevice), whose selection and fallback logic is unit-tested on CPU.
+#
+# Always build the runtime modules in the same reactor (-am): with `-pl jobs` alone, Maven reads
+# model-runtime's installed POM without the gpu profile and puts the CPU onnxruntime on the
+# classpath, so --device cuda fails with "Failed to find CUDA shared provider".
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -61,7 +65,7 @@ unzip -l "$jar" | grep -q 'onnxruntime_providers_cuda' \
 
 step "3/4 CUDA provider loads (--device $GPU_DEVICE fails instead of falling back)"
 head -n 64 datasets/sample/wordnet-sample.jsonl > "$OUT/few.jsonl"
-"$MVN" -B -q -Pgpu -Prun -DskipTests package -pl jobs \
+"$MVN" -B -q -Pgpu -Prun -DskipTests package -pl jobs -am \
     -Drun.args="embed --input $OUT/few.jsonl --output $OUT/provider --run-id gpucheck \
 --device $GPU_DEVICE --parallelism 1 --progress-seconds 0" 2>&1 | tee "$OUT/provider.log" \
     || fail "embedding with --device $GPU_DEVICE failed; the cause (e.g. 'CUDA execution provider cannot be used') is in $OUT/provider.log"
@@ -73,10 +77,10 @@ echo "CUDA provider OK: $(grep -h -o '"device":"[^"]*"' "$OUT"/provider/metrics/
 
 step "4/4 benchmark: $CONTENDERS on $GPU_DEVICE and on cpu ($BENCH_DOCS docs x $BENCH_REPEATS rounds)"
 common="--corpus $BENCH_CORPUS --docs $BENCH_DOCS --repeats $BENCH_REPEATS --contenders $CONTENDERS --no-memory-check"
-"$MVN" -B -q -Pgpu -Pbench -DskipTests package -pl bench \
+"$MVN" -B -q -Pgpu -Pbench -DskipTests package -pl bench -am \
     -Dbench.args="$common --device $GPU_DEVICE --max-batch-tokens $GPU_TOKENS --out $OUT/bench-gpu" \
     > "$OUT/bench-gpu.log" 2>&1 || { tail -40 "$OUT/bench-gpu.log"; fail "GPU benchmark failed"; }
-"$MVN" -B -q -Pgpu -Pbench -DskipTests package -pl bench \
+"$MVN" -B -q -Pgpu -Pbench -DskipTests package -pl bench -am \
     -Dbench.args="$common --device cpu --out $OUT/bench-cpu" \
     > "$OUT/bench-cpu.log" 2>&1 || { tail -40 "$OUT/bench-cpu.log"; fail "CPU benchmark failed"; }
 

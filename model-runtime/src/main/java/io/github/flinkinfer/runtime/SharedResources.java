@@ -61,9 +61,7 @@ public final class SharedResources<K, V extends AutoCloseable> {
 
         /** Users of the value now, this one included (for logs). */
         public int users() {
-            synchronized (entry) {
-                return entry.users;
-            }
+            return entry.users;
         }
 
         @Override
@@ -76,7 +74,7 @@ public final class SharedResources<K, V extends AutoCloseable> {
     }
 
     private static final class Entry<V> {
-        int users; // guarded by the registry
+        volatile int users; // written under the registry's lock
         V value; // guarded by the entry until loaded
         boolean warm; // guarded by the entry
     }
