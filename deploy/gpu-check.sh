@@ -76,7 +76,6 @@ cat "$OUT"/provider/metrics/*.jsonl | grep -q "\"device\":\"$expected\"" \
 echo "CUDA provider OK: $(grep -h -o '"device":"[^"]*"' "$OUT"/provider/metrics/*.jsonl | sort | uniq -c)"
 
 step "4/4 benchmark: $CONTENDERS on $GPU_DEVICE and on cpu ($BENCH_DOCS docs x $BENCH_REPEATS rounds)"
-# --memory-check=false: picocli reads --no-memory-check as true (negatable option, default true)
 common="--corpus $BENCH_CORPUS --docs $BENCH_DOCS --repeats $BENCH_REPEATS --contenders $CONTENDERS --memory-check=false"
 "$MVN" -B -q -Pgpu -Pbench -DskipTests package -pl bench -am \
     -Dbench.args="$common --device $GPU_DEVICE --max-batch-tokens $GPU_TOKENS --out $OUT/bench-gpu" \
