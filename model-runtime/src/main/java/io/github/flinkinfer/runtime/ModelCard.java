@@ -40,6 +40,12 @@ public final class ModelCard implements Serializable {
     public Task task = Task.EMBEDDING;
     public ModelFile onnx;
     public ModelFile tokenizer;
+    /**
+     * ONNX external-data files (weights stored beside the graph), each checksum-verified and
+     * confined to the card's directory; the graph is then loaded from its path so ONNX Runtime
+     * finds them there. Not allowed for built-in (classpath) models.
+     */
+    public java.util.List<ModelFile> externalData = java.util.List.of();
     public int maxSequenceLength;
     public Inputs inputs = new Inputs();
     public String output = "last_hidden_state";

@@ -32,6 +32,45 @@ public final class ModelFiles {
         return bytes;
     }
 
+    /**
+     * Verifies a graph that keeps its weights in external-data files: every listed file and the
+     * graph itself must be inside the card's directory and match their sha256. Returns the
+     * graph's path, for ONNX Runtime to load (it resolves external data next to the graph).
+     */
+    public static Path verifiedGraphWithExternalData(ModelCard card, ModelFile graph) {
+        if (card.baseDirectory == null || graph.path().startsWith(CLASSPATH)) {
+            throw new ModelIntegrityException("Model '" + card.name
+                    + "': external data needs a model card directory, not classpath files");
+        }
+        for (ModelFile data : card.externalData) {
+            verifyStreaming(card, data);
+        }
+        return verifyStreaming(card, graph);
+    }
+
+    /** Checks a (possibly large) file's sha256 without holding it in memory. */
+    private static Path verifyStreaming(ModelCard card, ModelFile file) {
+        Path path = confined(card, file);
+        try (InputStream in = Files.newInputStream(path)) {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                sha.update(buf, 0, n);
+            }
+            String actual = HexFormat.of().formatHex(sha.digest());
+            if (!actual.equals(file.sha256())) {
+                throw new ModelIntegrityException(
+                        "Checksum mismatch for model '" + card.name + "' file " + path
+                                + ": expected sha256 " + file.sha256() + " but the file has " + actual
+                                + ". Refusing to load a file that is not the one the model card names.");
+            }
+            return path;
+        } catch (IOException | NoSuchAlgorithmException e) {
+            throw new ModelIntegrityException("Cannot read " + path + ": " + e, e);
+        }
+    }
+
     static byte[] read(ModelCard card, ModelFile file) {
         if (file.path().startsWith(CLASSPATH)) {
             String resource = file.path().substring(CLASSPATH.length());

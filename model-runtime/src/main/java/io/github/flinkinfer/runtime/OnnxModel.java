@@ -140,9 +140,11 @@ public final class OnnxModel implements ModelRuntime {
     }
 
     private static OrtSessions.Created createSession(ModelCard card, RuntimeOptions options) {
-        byte[] bytes = ModelFiles.readVerified(card, card.onnx);
         try {
-            return OrtSessions.create(bytes, options);
+            if (!card.externalData.isEmpty()) {
+                return OrtSessions.create(ModelFiles.verifiedGraphWithExternalData(card, card.onnx), options);
+            }
+            return OrtSessions.create(ModelFiles.readVerified(card, card.onnx), options);
         } catch (OrtException e) {
             throw new IllegalStateException("Cannot create ONNX session for " + card.id(), e);
         }

@@ -18,15 +18,26 @@ public final class OrtSessions {
     public record Created(OrtSession session, Device device) {}
 
     public static Created create(byte[] model, RuntimeOptions options) throws OrtException {
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtSession.SessionOptions so = sessionOptions(options);
+        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        return new Created(OrtEnvironment.getEnvironment().createSession(model, so), device);
+    }
+
+    /** Loads the graph from its file, so ONNX Runtime resolves its external data beside it. */
+    public static Created create(java.nio.file.Path graph, RuntimeOptions options) throws OrtException {
+        OrtSession.SessionOptions so = sessionOptions(options);
+        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        return new Created(OrtEnvironment.getEnvironment().createSession(graph.toString(), so), device);
+    }
+
+    private static OrtSession.SessionOptions sessionOptions(RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = new OrtSession.SessionOptions();
         so.setOptimizationLevel(optLevel(options.optimizationLevel()));
         if (options.intraOpThreads() > 0) {
             so.setIntraOpNumThreads(options.intraOpThreads());
         }
         so.setInterOpNumThreads(1);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
-        return new Created(env.createSession(model, so), device);
+        return so;
     }
 
     /** Adds the CUDA provider when asked; falls back to CPU only for {@code auto}. */
