@@ -24,15 +24,7 @@ public record QualityGate(ModelRuntimeFactory reference, int samples) implements
         if (reference.card().task == Task.CLASSIFICATION) {
             return argmax(ref) == argmax(output) ? 1.0 : 0.0;
         }
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < ref.length; i++) {
-            dot += (double) ref[i] * output[i];
-            na += (double) ref[i] * ref[i];
-            nb += (double) output[i] * output[i];
-        }
-        return dot / Math.sqrt(na * nb);
+        return io.github.flinkinfer.runtime.Vectors.cosine(ref, output);
     }
 
     private static int argmax(float[] v) {

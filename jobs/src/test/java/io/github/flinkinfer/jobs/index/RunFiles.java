@@ -64,14 +64,6 @@ final class RunFiles {
     }
 
     static double cosine(float[] a, float[] b) {
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += (double) a[i] * b[i];
-            na += (double) a[i] * a[i];
-            nb += (double) b[i] * b[i];
-        }
-        return dot / Math.sqrt(na * nb);
+        return io.github.flinkinfer.runtime.Vectors.cosine(a, b);
     }
 }
