@@ -101,7 +101,7 @@ public final class EmbeddingJob implements Callable<Integer> {
         }
         ProgressReporter progress = null;
         if (localOutput && o.progressSeconds > 0 && !o.inputs.isEmpty()) {
-            progress = new ProgressReporter(Path.of(o.output).resolve(RunSummary.METRICS_DIR),
+            progress = new ProgressReporter(Path.of(o.output).resolve(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR),
                     ProgressReporter.estimateRecords(o.inputs), System.out);
             progress.start(o.progressSeconds);
         }

@@ -41,10 +41,6 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * and sinks are chosen from the options; the middle ({@link #infer}) is shared by every job.
  */
 public final class EmbeddingPipeline {
-    /** Kept for callers that name output folders; see {@link FileOutputs}. */
-    public static final String METRICS_DIR = FileOutputs.METRICS_DIR;
-    public static final String ERRORS_DIR = FileOutputs.ERRORS_DIR;
-
     private EmbeddingPipeline() {}
 
     /** Adds the whole job to {@code env}, reading and writing per {@code options}. */

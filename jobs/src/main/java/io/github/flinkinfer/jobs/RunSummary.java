@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.flinkinfer.jobs.io.FileOutputs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,8 +24,6 @@ import java.util.stream.Stream;
  * all subtasks; they are never averaged across subtasks.
  */
 public final class RunSummary {
-    public static final String METRICS_DIR = "metrics";
-    public static final String ERRORS_DIR = "errors";
 
     public String runId;
     public String model;
@@ -96,8 +95,8 @@ public final class RunSummary {
     /** Reads a local output directory's records of {@code runId}; wall ≤ 0 derives it. */
     public static RunSummary read(Path output, String runId, double wallSeconds) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        List<JsonNode> metrics = lines(output.resolve(METRICS_DIR), runId, json);
-        List<JsonNode> errors = lines(output.resolve(ERRORS_DIR), runId, json);
+        List<JsonNode> metrics = lines(output.resolve(FileOutputs.METRICS_DIR), runId, json);
+        List<JsonNode> errors = lines(output.resolve(FileOutputs.ERRORS_DIR), runId, json);
         RunSummary r = new RunSummary();
         r.runId = runId;
         Path info = output.resolve("run-info-" + runId + ".json");

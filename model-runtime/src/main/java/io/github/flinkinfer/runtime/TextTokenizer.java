@@ -5,7 +5,6 @@ import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -86,11 +85,6 @@ public final class TextTokenizer implements AutoCloseable {
             out[i] = (int) ids[from + i];
         }
         return out;
-    }
-
-    /** For tests: encodes and returns the ids as longs. */
-    long[] encodeLong(String text) {
-        return Arrays.stream(encode(text).ids()).asLongStream().toArray();
     }
 
     @Override

@@ -1,16 +1,11 @@
 package io.github.flinkinfer.jobs.io;
 
 import io.github.flinkinfer.operators.InferenceResult;
-import java.io.IOException;
 import java.util.AbstractList;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
 
 /**
  * Writes {@link InferenceResult}s as Parquet rows: {@code id, embedding (list<float>), model,
@@ -19,7 +14,7 @@ import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
  * embed_settings} (see {@link IndexColumns}). The float list is the
  * column vector engines ingest (DuckDB {@code FLOAT[]}, Lucene, pandas).
  */
-public final class EmbeddingParquetWriter implements BulkWriter.Factory<InferenceResult> {
+public final class EmbeddingParquetWriter extends AvroParquetRowWriter<InferenceResult> {
     private static final long serialVersionUID = 1L;
 
     public static final Schema SCHEMA =
@@ -44,38 +39,21 @@ public final class EmbeddingParquetWriter implements BulkWriter.Factory<Inferenc
                     .optionalString("embed_settings")
                     .endRecord();
 
-    private final String schemaJson = SCHEMA.toString();
+    public EmbeddingParquetWriter() {
+        super(SCHEMA);
+    }
 
     @Override
-    public BulkWriter<InferenceResult> create(FSDataOutputStream out) throws IOException {
-        Schema schema = new Schema.Parser().parse(schemaJson);
-        BulkWriter<GenericRecord> parquet = AvroParquetWriters.forGenericRecord(schema).create(out);
-        return new BulkWriter<>() {
-            @Override
-            public void addElement(InferenceResult r) throws IOException {
-                GenericData.Record rec = new GenericData.Record(schema);
-                rec.put("id", r.id);
-                rec.put("embedding", floats(r.vector));
-                rec.put("model", r.model);
-                rec.put("model_version", r.modelVersion);
-                rec.put("token_count", r.tokenCount);
-                rec.put("original_token_count", r.originalTokenCount);
-                rec.put("truncated", r.truncated);
-                rec.put("source", r.source);
-                IndexColumns.put(rec, r);
-                parquet.addElement(rec);
-            }
-
-            @Override
-            public void flush() throws IOException {
-                parquet.flush();
-            }
-
-            @Override
-            public void finish() throws IOException {
-                parquet.finish();
-            }
-        };
+    protected void fill(GenericData.Record rec, InferenceResult r) {
+        rec.put("id", r.id);
+        rec.put("embedding", floats(r.vector));
+        rec.put("model", r.model);
+        rec.put("model_version", r.modelVersion);
+        rec.put("token_count", r.tokenCount);
+        rec.put("original_token_count", r.originalTokenCount);
+        rec.put("truncated", r.truncated);
+        rec.put("source", r.source);
+        IndexColumns.put(rec, r);
     }
 
     /** A list view over the array, so no copy is made before Parquet encodes it. */

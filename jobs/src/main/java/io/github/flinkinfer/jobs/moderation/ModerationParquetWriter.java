@@ -1,23 +1,19 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import java.io.IOException;
+import io.github.flinkinfer.jobs.io.AvroParquetRowWriter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.api.common.serialization.BulkWriter;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
 
 /**
  * Writes {@link ModerationResult}s as Parquet rows: {@code id, label, score, scores
  * (map<string, float>), flagged, flagged_labels (list<string>), model, model_version,
  * token_count, truncated, source}.
  */
-public final class ModerationParquetWriter implements BulkWriter.Factory<ModerationResult> {
+public final class ModerationParquetWriter extends AvroParquetRowWriter<ModerationResult> {
     private static final long serialVersionUID = 1L;
 
     public static final Schema SCHEMA =
@@ -37,43 +33,26 @@ public final class ModerationParquetWriter implements BulkWriter.Factory<Moderat
                     .optionalString("source")
                     .endRecord();
 
-    private final String schemaJson = SCHEMA.toString();
+    public ModerationParquetWriter() {
+        super(SCHEMA);
+    }
 
     @Override
-    public BulkWriter<ModerationResult> create(FSDataOutputStream out) throws IOException {
-        Schema schema = new Schema.Parser().parse(schemaJson);
-        BulkWriter<GenericRecord> parquet = AvroParquetWriters.forGenericRecord(schema).create(out);
-        return new BulkWriter<>() {
-            @Override
-            public void addElement(ModerationResult r) throws IOException {
-                Map<String, Float> scores = new LinkedHashMap<>();
-                for (int i = 0; i < r.labels.length; i++) {
-                    scores.put(r.labels[i], r.scores[i]);
-                }
-                GenericData.Record rec = new GenericData.Record(schema);
-                rec.put("id", r.id);
-                rec.put("label", r.label);
-                rec.put("score", r.score);
-                rec.put("scores", scores);
-                rec.put("flagged", r.flagged);
-                rec.put("flagged_labels", Arrays.asList(r.flaggedLabels));
-                rec.put("model", r.model);
-                rec.put("model_version", r.modelVersion);
-                rec.put("token_count", r.tokenCount);
-                rec.put("truncated", r.truncated);
-                rec.put("source", r.source);
-                parquet.addElement(rec);
-            }
-
-            @Override
-            public void flush() throws IOException {
-                parquet.flush();
-            }
-
-            @Override
-            public void finish() throws IOException {
-                parquet.finish();
-            }
-        };
+    protected void fill(GenericData.Record rec, ModerationResult r) {
+        Map<String, Float> scores = new LinkedHashMap<>();
+        for (int i = 0; i < r.labels.length; i++) {
+            scores.put(r.labels[i], r.scores[i]);
+        }
+        rec.put("id", r.id);
+        rec.put("label", r.label);
+        rec.put("score", r.score);
+        rec.put("scores", scores);
+        rec.put("flagged", r.flagged);
+        rec.put("flagged_labels", Arrays.asList(r.flaggedLabels));
+        rec.put("model", r.model);
+        rec.put("model_version", r.modelVersion);
+        rec.put("token_count", r.tokenCount);
+        rec.put("truncated", r.truncated);
+        rec.put("source", r.source);
     }
 }
