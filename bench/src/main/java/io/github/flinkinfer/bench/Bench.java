@@ -133,7 +133,11 @@ public final class Bench implements Callable<Integer> {
             throw new IllegalArgumentException("No corpus at " + corpus);
         }
         System.out.println("Building the GCIDE corpus (datasets/build-gcide.sh) ...");
-        Process p = new ProcessBuilder("bash", "datasets/build-gcide.sh").inheritIO().start();
+        Process p = new ProcessBuilder("bash", "datasets/build-gcide.sh").inheritIO()
+                        // npm/node make an inherited stdin non-blocking, which breaks the
+                        // surefire fork that shares it: give children /dev/null instead
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                        .start();
         if (p.waitFor() != 0) {
             throw new IllegalStateException("datasets/build-gcide.sh failed");
         }

@@ -24,7 +24,11 @@ final class SpamAssassinSplit {
         Path split = script.getParent().resolve("build/spam-assassin/test.jsonl");
         if (!Files.exists(split)) {
             try {
-                Process p = new ProcessBuilder("bash", script.toString()).inheritIO().start();
+                Process p = new ProcessBuilder("bash", script.toString()).inheritIO()
+                        // npm/node make an inherited stdin non-blocking, which breaks the
+                        // surefire fork that shares it: give children /dev/null instead
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                        .start();
                 if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
                     p.destroyForcibly();
                     throw new IllegalStateException(script + " failed (needs npm and the npm registry)");
