@@ -12,7 +12,7 @@
 #                  is the published benchmark's corpus, built by datasets/build-gcide.sh)
 #   BENCH_DOCS     documents per run (default 2000)     BENCH_REPEATS  rounds (default 3)
 #   CONTENDERS     bench contenders (default bare-1x2,flink)
-#   GPU_TOKENS     --max-batch-tokens on the GPU (default 32768; the CPU run uses 8192)
+#   GPU_TOKENS     --max-batch-tokens on the GPU (default 32768; the CPU run uses the default, 2048)
 #   OUT            where results go (default target/gpu-check)
 #   MVN            maven command (default mvn)
 #
@@ -86,7 +86,7 @@ common="--corpus $BENCH_CORPUS --docs $BENCH_DOCS --repeats $BENCH_REPEATS --con
 
 for side in gpu cpu; do
     echo
-    echo "----- $side ($( [ $side = gpu ] && echo "$GPU_DEVICE, $GPU_TOKENS tokens/batch" || echo "cpu, 8192 tokens/batch"))"
+    echo "----- $side ($( [ $side = gpu ] && echo "$GPU_DEVICE, $GPU_TOKENS tokens/batch" || echo "cpu, 2048 tokens/batch"))"
     cat "$OUT"/bench-$side/bench-*.md
 done
 echo

@@ -53,16 +53,30 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "ORT thread budget for every contender.")
     int threads;
 
-    @Option(names = "--max-batch-tokens", defaultValue = "8192", description = "Token budget of our batcher.")
+    @Option(names = "--max-batch-tokens", defaultValue = "2048", description = "Token budget of our batcher.")
     int maxBatchTokens;
 
     @Option(names = "--contenders", split = ",", description = "Subset of: " + "arrival-batch32, batch1,"
-            + " langchain4j, bare-1x2, bare-2x1, flink, sql, int8-bare-1x2")
+            + " langchain4j, bare-1x2, bare-2x1, flink, sql, int8-bare-1x2; each may carry levers"
+            + " (name@key=value+key=value: budget, spin, opt, ort.KEY, profile, jfr, heap; see Variant)")
     List<String> contenders = new ArrayList<>(DEFAULT_CONTENDERS);
 
     @Option(names = "--memory-check", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Also run the Flink job (int8) on N and 10×N documents and compare peak RSS.")
     boolean memoryCheck;
+
+    @Option(names = "--profiles", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "After the rounds, run once each with a profile (not in the medians):"
+                    + " ONNX Runtime operator profiles of arrival-batch32, batch1 and bare-1x2, JFR of flink.")
+    boolean profiles;
+
+    static final List<String> PROFILED = List.of(
+            "arrival-batch32@profile=1", "batch1@profile=1", "bare-1x2@profile=1", "flink@jfr=1");
+
+    @Option(names = "--memory-heap", defaultValue = "1g",
+            description = "Fixed heap (-Xms = -Xmx, pre-touched) of the memory check's second pair of runs."
+                    + " Default: ${DEFAULT-VALUE}.")
+    String memoryHeap;
 
     @Option(names = "--device", defaultValue = "cpu",
             description = "Device of our contenders (all but langchain4j and sql): cpu, cuda[:N] or auto;"
@@ -96,10 +110,21 @@ public final class Bench implements Callable<Integer> {
         runs.forEach((c, list) -> medians.put(c, median(list)));
         Map<String, Object> ratios = ratios(medians);
         Map<String, Object> memory = memoryCheck ? memory(tmp) : Map.of();
+        Map<String, List<Map<String, Object>>> profiled = new LinkedHashMap<>();
+        if (profiles) {
+            for (String p : PROFILED) {
+                if (contenders.contains(Variant.parse(p).base())) {
+                    Map<String, Object> res = child(p, docs, tmp);
+                    profiled.put(p, List.of(res));
+                    System.out.printf(Locale.ROOT, "profile %-26s %8.1f items/s (profiling overhead included)%n",
+                            p, num(res, "itemsPerSecond"));
+                }
+            }
+        }
 
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("date", LocalDateTime.now().toString());
-        result.put("command", "mvn -B -Pbench -DskipTests package -Dbench.args=\"" + String.join(" ", argsLine()) + "\"");
+        result.put("command", "mvn -B -Pbench -DskipTests package -Dbench.args=\"" + argsLine() + "\"");
         result.put("machine", machine);
         result.put("versions", Map.of("flink", "2.3.0", "onnxruntime", ai.onnxruntime.OrtEnvironment.getEnvironment().getVersion(),
                 "model", "all-MiniLM-L6-v2 (langchain4j 1.19.0-beta29 artifacts)", "java", System.getProperty("java.version")));
@@ -109,6 +134,7 @@ public final class Bench implements Callable<Integer> {
         result.put("ratios", ratios);
         result.put("memory", memory);
         result.put("runs", runs);
+        result.put("profiles", profiled);
         Files.createDirectories(out);
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmm"));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -119,10 +145,12 @@ public final class Bench implements Callable<Integer> {
         return 0;
     }
 
-    private List<String> argsLine() {
-        return List.of("--docs", String.valueOf(docs), "--repeats", String.valueOf(repeats),
+    private String argsLine() {
+        return String.join(" ", List.of("--docs", String.valueOf(docs), "--repeats", String.valueOf(repeats),
                 "--max-length", String.valueOf(maxLength), "--threads", String.valueOf(threads),
-                "--max-batch-tokens", String.valueOf(maxBatchTokens), "--device", device);
+                "--max-batch-tokens", String.valueOf(maxBatchTokens), "--device", device))
+                + (contenders.equals(DEFAULT_CONTENDERS) ? "" : " --contenders " + String.join(",", contenders))
+                + (memoryCheck ? "" : " --no-memory-check") + (profiles ? "" : " --no-profiles");
     }
 
     private void ensureCorpus() throws Exception {
@@ -145,12 +173,27 @@ public final class Bench implements Callable<Integer> {
 
     /** Runs one contender in a fresh JVM and returns its RESULT line. */
     Map<String, Object> child(String contender, int n, Path tmp) throws Exception {
+        Variant variant = Variant.parse(contender);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--add-") || a.startsWith("-Dlog4j") || a.startsWith("-Xmx")) {
+            if (a.startsWith("--add-") || a.startsWith("-Dlog4j")
+                    || (a.startsWith("-Xmx") && !variant.params().containsKey("heap"))) {
                 cmd.add(a);
             }
+        }
+        if (variant.params().containsKey("heap")) { // fixed, pre-touched heap: RSS stops following heap growth
+            String size = variant.params().get("heap");
+            cmd.addAll(List.of("-Xms" + size, "-Xmx" + size, "-XX:+AlwaysPreTouch"));
+        }
+        Path jfr = null;
+        if (variant.flag("jfr")) {
+            Path settings = tmp.resolve("bench.jfc");
+            try (var in = Bench.class.getResourceAsStream("/bench.jfc")) {
+                Files.copy(in, settings, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            jfr = Files.createTempFile(tmp, "contender", ".jfr");
+            cmd.add("-XX:StartFlightRecording=dumponexit=true,filename=" + jfr + ",settings=" + settings);
         }
         cmd.addAll(List.of("-Dai.djl.offline=true", "-Dbench.device=" + device, "-cp", System.getProperty("java.class.path"),
                 Contender.class.getName(), contender, corpus.toString(), String.valueOf(n),
@@ -173,21 +216,31 @@ public final class Bench implements Callable<Integer> {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> map = new ObjectMapper().readValue(result, Map.class);
+        if (jfr != null) {
+            map.putAll(Profiles.jfrPhases(jfr, (long) num(map, "windowStartMillis"), (long) num(map, "windowEndMillis")));
+        }
         return map;
     }
 
     private Map<String, Object> memory(Path tmp) throws Exception {
         Map<String, Object> m = new LinkedHashMap<>();
-        Map<String, Object> small = child("flink-int8", docs, tmp);
-        Map<String, Object> large = child("flink-int8", docs * 10, tmp);
-        m.put("docs", docs);
-        m.put("docsLarge", docs * 10);
-        m.put("peakRssMiB", small.get("peakRssMiB"));
-        m.put("peakRssMiBLarge", large.get("peakRssMiB"));
-        m.put("growth", num(large, "peakRssMiB") / num(small, "peakRssMiB") - 1);
-        m.put("itemsLarge", large.get("items"));
-        System.out.printf(Locale.ROOT, "memory: %d docs %.0f MiB, %d docs %.0f MiB (%+.1f%%)%n", docs,
-                num(small, "peakRssMiB"), docs * 10, num(large, "peakRssMiB"), 100 * (double) m.get("growth"));
+        // twice: with the default heap (-Xmx only: RSS follows the heap as it grows toward -Xmx)
+        // and with a fixed, pre-touched heap, so what is left to grow is native memory and the
+        // live set the heap cannot hold
+        for (String heap : List.of("", "@heap=" + memoryHeap)) {
+            Map<String, Object> small = child("flink-int8" + heap, docs, tmp);
+            Map<String, Object> large = child("flink-int8" + heap, docs * 10, tmp);
+            String k = heap.isEmpty() ? "" : "FixedHeap";
+            m.put("docs", docs);
+            m.put("docsLarge", docs * 10);
+            m.put("peakRssMiB" + k, small.get("peakRssMiB"));
+            m.put("peakRssMiBLarge" + k, large.get("peakRssMiB"));
+            m.put("growth" + k, num(large, "peakRssMiB") / num(small, "peakRssMiB") - 1);
+            m.put("itemsLarge", large.get("items"));
+            System.out.printf(Locale.ROOT, "memory%s: %d docs %.0f MiB, %d docs %.0f MiB (%+.1f%%)%n", heap, docs,
+                    num(small, "peakRssMiB"), docs * 10, num(large, "peakRssMiB"), 100 * (double) m.get("growth" + k));
+        }
+        m.put("fixedHeap", memoryHeap);
         return m;
     }
 
@@ -217,6 +270,12 @@ public final class Bench implements Callable<Integer> {
                 if (!ours.equals(other) && med.containsKey(ours) && med.containsKey(other)) {
                     r.put(ours + "/" + other, num(med.get(ours), "itemsPerSecond") / num(med.get(other), "itemsPerSecond"));
                 }
+            }
+        }
+        for (String c : med.keySet()) { // each lever against its own baseline, same run
+            String base = Variant.parse(c).base();
+            if (!c.equals(base) && med.containsKey(base)) {
+                r.put(c + "/" + base, num(med.get(c), "itemsPerSecond") / num(med.get(base), "itemsPerSecond"));
             }
         }
         if (med.containsKey("sql") && med.containsKey("flink")) {

@@ -19,8 +19,8 @@ final class BenchReport {
         b.append("# Benchmark ").append(result.get("date")).append("\n\n");
         b.append("Command: `").append(result.get("command")).append("`\n\n");
         b.append("Machine: ").append(machine.get("cpu")).append(", ").append(machine.get("cores"))
-                .append(" cores @ ").append(machine.get("mhz")).append(" MHz, AVX-512 ")
-                .append(machine.get("avx512")).append("; fp32 peak estimate ")
+                .append(" cores @ ").append(machine.get("mhz")).append(" MHz nominal, AVX-512 ")
+                .append(machine.get("avx512")).append("; fp32 peak ")
                 .append(String.format(Locale.ROOT, "%.0f", peak)).append(" GFLOP/s (")
                 .append(machine.get("peakFormula")).append(").\n\n");
         b.append("Versions: ").append(result.get("versions")).append(". Settings: ")
@@ -31,13 +31,14 @@ final class BenchReport {
                 .append(" embedding through `CREATE MODEL ... 'provider' = 'onnx'` + `ML_PREDICT`, timed the same")
                 .append(" way (models ready → last batch, in-JVM recorder; e2e = `SqlEmbedding.run` wall).\n\n");
         b.append("| contender | items/s | real tokens/s | padding eff. | p50 / p90 / p95 / p99 batch ms |")
-                .append(" useful GFLOP/s (% peak) | executed GFLOP/s | peak RSS MiB | e2e items/s |\n");
-        b.append("|---|---:|---:|---:|---|---:|---:|---:|---:|\n");
+                .append(" useful GFLOP/s (% peak) | executed GFLOP/s | CPU busy | peak RSS MiB | e2e items/s |\n");
+        b.append("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
         med.forEach((c, m) -> b.append(String.format(Locale.ROOT,
-                "| %s | %.1f | %.0f | %.3f | %s | %.1f (%.0f%%) | %.1f | %.0f | %s |%n", c,
+                "| %s | %.1f | %.0f | %.3f | %s | %.1f (%.0f%%) | %.1f | %s | %.0f | %s |%n", c,
                 Bench.num(m, "itemsPerSecond"), Bench.num(m, "realTokensPerSecond"),
                 Bench.num(m, "paddingEfficiency"), latencies(m), Bench.num(m, "usefulGflops"),
                 100 * Bench.num(m, "usefulGflops") / peak, Bench.num(m, "executedGflops"),
+                m.get("cpuUtilization") instanceof Number u ? String.format(Locale.ROOT, "%.0f%%", 100 * u.doubleValue()) : "",
                 Bench.num(m, "peakRssMiB"),
                 m.containsKey("e2eItemsPerSecond") ? String.format(Locale.ROOT, "%.1f", Bench.num(m, "e2eItemsPerSecond")) : "")));
         if (med.containsKey("sql") && med.containsKey("flink")) {
@@ -59,7 +60,13 @@ final class BenchReport {
             b.append(String.format(Locale.ROOT, "%nMemory (Flink job, int8): %s docs → %.0f MiB peak RSS; %s docs → %.0f MiB (%+.1f%%).%n",
                     memory.get("docs"), Bench.num(memory, "peakRssMiB"), memory.get("docsLarge"),
                     Bench.num(memory, "peakRssMiBLarge"), 100 * Bench.num(memory, "growth")));
+            if (memory.containsKey("growthFixedHeap")) {
+                b.append(String.format(Locale.ROOT, "With a fixed, pre-touched %s heap (-Xms = -Xmx): %.0f MiB → %.0f MiB (%+.1f%%).%n",
+                        memory.get("fixedHeap"), Bench.num(memory, "peakRssMiBFixedHeap"),
+                        Bench.num(memory, "peakRssMiBLargeFixedHeap"), 100 * Bench.num(memory, "growthFixedHeap")));
+            }
         }
+        profiles(b, result);
         b.append("\n## Targets\n\n| target | measured | met |\n|---|---:|---|\n");
         target(b, ratios, "flink/langchain4j", 1.4);
         target(b, ratios, "flink/arrival-batch32", 3.0);
@@ -76,9 +83,66 @@ final class BenchReport {
         target(b, ratios, "int8-bare-1x2/bare-1x2", 2.0);
         if (memory != null && !memory.isEmpty()) {
             double g = Bench.num(memory, "growth");
-            b.append(String.format(Locale.ROOT, "| 10× corpus raises peak RSS ≤ 20%% | %+.1f%% | %s |%n", 100 * g, g <= 0.2 ? "yes" : "no"));
+            b.append(String.format(Locale.ROOT, "| 10× corpus raises peak RSS ≤ 20%% (default heap) | %+.1f%% | %s |%n", 100 * g, g <= 0.2 ? "yes" : "no"));
+            if (memory.containsKey("growthFixedHeap")) {
+                double f = Bench.num(memory, "growthFixedHeap");
+                b.append(String.format(Locale.ROOT, "| 10× corpus raises peak RSS ≤ 20%% (fixed %s heap) | %+.1f%% | %s |%n",
+                        memory.get("fixedHeap"), 100 * f, f <= 0.2 ? "yes" : "no"));
+            }
         }
         return b.toString();
+    }
+
+    /** Profiles taken by contenders with {@code profile=1} (ONNX Runtime) or {@code jfr=1} (JFR). */
+    @SuppressWarnings("unchecked")
+    private static void profiles(StringBuilder b, Map<String, Object> result) {
+        Map<String, List<Map<String, Object>>> runs = new java.util.LinkedHashMap<>();
+        for (String key : List.of("runs", "profiles")) {
+            if (result.get(key) instanceof Map<?, ?> m) {
+                runs.putAll((Map<String, List<Map<String, Object>>>) m);
+            }
+        }
+        boolean header = false;
+        for (Map.Entry<String, List<Map<String, Object>>> e : runs.entrySet()) {
+            Map<String, Object> last = e.getValue().get(e.getValue().size() - 1); // profiles are not medians
+            for (String key : List.of("ortOpShares", "jfrPhaseShares")) {
+                if (!(last.get(key) instanceof Map<?, ?> shares)) {
+                    continue;
+                }
+                if (!header) {
+                    b.append("\n## Profiles (one profiled run each, after the rounds; profiling overhead included)\n\n")
+                            .append("Operator profiles: ONNX Runtime's own per-node timings (`--ort-profile`), summed by")
+                            .append(" operator type; MatMul GFLOP/s = every FLOP counted above (dense layers and")
+                            .append(" attention scores are all MatMuls in this graph) / MatMul kernel time (the 32-document")
+                            .append(" warm-up is in the kernel time, so this is ≈ 3% low). JFR: execution and native-method")
+                            .append(" samples of Java threads in the timed window, by the first pipeline frame from the leaf;")
+                            .append(" ONNX Runtime's own pool threads are not Java threads and do not appear.\n");
+                    header = true;
+                }
+                b.append("\n**").append(e.getKey()).append("**: ");
+                if (key.equals("ortOpShares")) {
+                    // every FLOP we count (dense layers and attention scores) is a MatMul in the graph
+                    double gemm = Bench.num(last, "executedGflops") * Bench.num(last, "seconds")
+                            / Bench.num(last, "ortMatMulSeconds");
+                    b.append(String.format(Locale.ROOT, "ONNX Runtime kernel time by operator (%s runs, %.1f s in"
+                                    + " model_run, kernels %.0f%% of it; MatMul kernels at ≈ %.0f GFLOP/s = %.0f%%"
+                                    + " of peak): ", last.get("ortRuns"), Bench.num(last, "ortRunSeconds"),
+                            100 * Bench.num(last, "ortKernelShareOfRun"), gemm,
+                            100 * gemm / Bench.num((Map<String, Object>) result.get("machine"), "fp32PeakGflops")));
+                } else {
+                    b.append(String.format(Locale.ROOT, "JFR samples of Java threads by phase (%s samples): ",
+                            last.get("jfrSamples")));
+                }
+                List<String> parts = new java.util.ArrayList<>();
+                ((Map<String, Object>) shares).forEach((k, v) -> {
+                    double share = ((Number) v).doubleValue();
+                    if (share >= 0.005) {
+                        parts.add(String.format(Locale.ROOT, "%s %.1f%%", k, 100 * share));
+                    }
+                });
+                b.append(String.join(", ", parts)).append(".\n");
+            }
+        }
     }
 
     private static void target(StringBuilder b, Map<String, Object> ratios, String key, double min) {

@@ -39,21 +39,32 @@ public final class Contender {
     final int threads;
     final int maxBatchTokens;
     final Path tmp;
+    final Variant variant;
+    /** Where ONNX Runtime writes its profile ({@code profile=1}), else null. */
+    final String profilePrefix;
 
     Contender(List<Doc> docs, int maxLength, int threads, int maxBatchTokens, Path tmp) {
+        this(docs, maxLength, threads, maxBatchTokens, tmp, Variant.parse("default"));
+    }
+
+    Contender(List<Doc> docs, int maxLength, int threads, int maxBatchTokens, Path tmp, Variant variant) {
         this.docs = docs;
         this.maxLength = maxLength;
         this.threads = threads;
-        this.maxBatchTokens = maxBatchTokens;
+        this.maxBatchTokens = variant.budget(maxBatchTokens);
         this.tmp = tmp;
+        this.variant = variant;
+        this.profilePrefix = variant.flag("profile")
+                ? tmp.resolve("ort-profile-" + ProcessHandle.current().pid()).toString() : null;
     }
 
     /** args: name corpus docs maxLength threads maxBatchTokens tmpDir */
     public static void main(String[] args) throws Exception {
-        String name = args[0];
+        Variant variant = Variant.parse(args[0]);
+        String name = variant.base();
         List<Doc> docs = BenchCorpus.load(Path.of(args[1]), Integer.parseInt(args[2]));
         Contender c = new Contender(docs, Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                Integer.parseInt(args[5]), Path.of(args[6]));
+                Integer.parseInt(args[5]), Path.of(args[6]), variant);
         Stats s = switch (name) {
             case "arrival-batch32" -> c.fixedBatches(32, "all-minilm-l6-v2");
             case "batch1" -> c.fixedBatches(1, "all-minilm-l6-v2");
@@ -66,7 +77,11 @@ public final class Contender {
             case "int8-bare-1x2" -> c.int8();
             default -> throw new IllegalArgumentException("unknown contender " + name);
         };
-        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(s.toMap(name)));
+        if (c.profilePrefix != null) { // sessions are closed by now, so ORT has written its files
+            s.extra.putAll(Profiles.ortOperators(Profiles.ortFiles(c.profilePrefix)));
+        }
+        s.extra.put("maxBatchTokens", c.maxBatchTokens);
+        System.out.println("RESULT " + new ObjectMapper().writeValueAsString(s.toMap(args[0])));
         System.exit(0);
     }
 
@@ -74,8 +89,10 @@ public final class Contender {
     static final String DEVICE = System.getProperty("bench.device", "cpu");
 
     RuntimeOptions options(int intraThreads) {
-        return RuntimeOptions.defaults().withIntraOpThreads(intraThreads).withMaxSequenceLength(maxLength)
-                .withDevice(io.github.flinkinfer.runtime.Device.parse(DEVICE));
+        RuntimeOptions o = RuntimeOptions.defaults();
+        return new RuntimeOptions(io.github.flinkinfer.runtime.Device.parse(DEVICE), intraThreads,
+                variant.optimizationLevel(), maxLength, o.shareSession(), 0, null,
+                new java.util.TreeMap<>(variant.sessionConfig()), profilePrefix);
     }
 
     /** (1) and (2): arrival order, fixed batch size, padded to the batch maximum. */
@@ -86,9 +103,9 @@ public final class Contender {
                 OnnxModel m = OnnxModel.load(card, options(threads))) {
             run(docs.subList(0, WARMUP_DOCS), size, tok, m, flops, new Stats());
             Stats s = new Stats();
-            long t0 = System.nanoTime();
+            long t0 = s.start();
             run(docs, size, tok, m, flops, s);
-            s.seconds = (System.nanoTime() - t0) / 1e9;
+            s.stop(t0);
             return s;
         }
     }
@@ -125,9 +142,9 @@ public final class Contender {
         model.embedAll(docs.subList(0, WARMUP_DOCS).stream().map(d -> TextSegment.from(d.text())).toList());
         List<TextSegment> segments = docs.stream().map(d -> TextSegment.from(d.text())).toList();
         Stats s = new Stats();
-        long t0 = System.nanoTime();
+        long t0 = s.start();
         model.embedAll(segments);
-        s.seconds = (System.nanoTime() - t0) / 1e9;
+        s.stop(t0);
         try (TextTokenizer tok = TextTokenizer.load(card, options(1))) {
             for (Doc d : docs) { // token counts for the rates (it runs items one by one)
                 int len = tok.encode(d.text()).ids().length;
@@ -150,9 +167,9 @@ public final class Contender {
             Flops flops = new Flops(card.shape);
             pipelined(docs.subList(0, WARMUP_DOCS), tok, m, flops, new Stats());
             Stats s = new Stats();
-            long t0 = System.nanoTime();
+            long t0 = s.start();
             pipelined(docs, tok, m, flops, s);
-            s.seconds = (System.nanoTime() - t0) / 1e9;
+            s.stop(t0);
             return s;
         }
     }
@@ -188,7 +205,10 @@ public final class Contender {
     }
 
     BatchingConfig batching() {
-        return BatchingConfig.defaults().withMaxBatchTokens(maxBatchTokens);
+        BatchingConfig b = BatchingConfig.defaults().withMaxBatchTokens(maxBatchTokens);
+        int[] edges = variant.edges();
+        return edges == null ? b : new BatchingConfig(edges, b.maxBatchTokens(), b.maxBatchSize(),
+                b.maxBufferedItems(), b.lookaheadBatches(), b.maxWaitMillis());
     }
 
     private static void runBatch(Batch<int[]> b, OnnxModel m, Flops flops, Stats s) {
@@ -216,7 +236,7 @@ public final class Contender {
             sequential(docs.subList(0, WARMUP_DOCS), toks.get(t), models.get(t), flops, new Stats());
         }
         Stats s = new Stats();
-        long t0 = System.nanoTime();
+        long t0 = s.start();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int i = t;
@@ -227,7 +247,7 @@ public final class Contender {
         for (Thread w : workers) {
             w.join();
         }
-        s.seconds = (System.nanoTime() - t0) / 1e9;
+        s.stop(t0);
         models.forEach(OnnxModel::close);
         toks.forEach(TextTokenizer::close);
         return s;
@@ -252,14 +272,27 @@ public final class Contender {
         Path input = BenchCorpus.writeJsonl(docs, Files.createTempFile(tmp, "corpus", ".jsonl"));
         Path out = Files.createTempDirectory(tmp, "flink-out");
         EmbedOptions o = new EmbedOptions();
-        new CommandLine(o).parseArgs("--input", input.toString(), "--output", out.toString(),
+        List<String> args = new ArrayList<>(List.of("--input", input.toString(), "--output", out.toString(),
                 "--run-id", "bench", "--model", model, "--parallelism", String.valueOf(threads),
                 "--intra-op-threads", "1", "--max-length", String.valueOf(maxLength),
                 "--max-batch-tokens", String.valueOf(maxBatchTokens), "--progress-seconds", "0",
-                "--device", DEVICE);
+                "--device", DEVICE, "--optimization-level", variant.optimizationLevel()));
+        variant.sessionConfig().forEach((k, v) -> args.addAll(List.of("--ort-config", k + "=" + v)));
+        if (profilePrefix != null) {
+            args.addAll(List.of("--ort-profile", profilePrefix));
+        }
+        if (variant.edges() != null) {
+            args.addAll(List.of("--bucket-edges", variant.params().get("edges").replace('/', ',')));
+        }
+        if (variant.params().containsKey("overlap")) {
+            args.addAll(List.of("--overlap", variant.params().get("overlap").toUpperCase(java.util.Locale.ROOT)));
+        }
+        new CommandLine(o).parseArgs(args.toArray(String[]::new));
+        Stats s = new Stats();
+        long cpu0 = s.start();
         var summary = EmbeddingJob.run(o,
                 StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
-        Stats s = new Stats();
+        s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;
         ObjectMapper json = new ObjectMapper();
@@ -282,6 +315,8 @@ public final class Contender {
             }
         }
         s.seconds = (lastEnd - firstReady) / 1000.0;
+        s.windowStartMillis = firstReady;
+        s.windowEndMillis = lastEnd;
         s.e2eSeconds = summary.wallSeconds;
         s.extra.put("timer", "models loaded -> last batch written (from metrics); e2e = env.execute wall");
         return s;
@@ -296,12 +331,14 @@ public final class Contender {
         Flops flops = new Flops(ModelCard.builtIn(model).shape);
         Path input = BenchCorpus.writeJsonl(docs, Files.createTempFile(tmp, "corpus", ".jsonl"));
         Path out = Files.createTempDirectory(tmp, "sql-out");
+        Stats s = new Stats();
+        long cpu0 = s.start();
         PredictRecorder.start();
         SqlEmbedding.Result result = SqlEmbedding.run(input, out.resolve("embeddings"), model,
                 threads, Map.of("intra-op-threads", "1", "max-length", String.valueOf(maxLength),
                         "max-batch-tokens", String.valueOf(maxBatchTokens)));
         PredictRecorder.Recording rec = PredictRecorder.stop();
-        Stats s = new Stats();
+        s.stop(cpu0);
         for (PredictRecorder.BatchRecord b : rec.batches()) {
             int paddedLen = (int) (b.paddedTokens() / Math.max(1, b.rows()));
             double meanLen = (double) b.realTokens() / Math.max(1, b.rows());

@@ -15,7 +15,35 @@ final class Stats {
     double seconds;
     /** Flink only: env.execute() wall time (cluster start and model load included). */
     double e2eSeconds;
+    /** Process CPU seconds (all threads, ONNX Runtime's native ones included) over {@link #cpuWindowSeconds}. */
+    double cpuSeconds;
+    /** The wall window {@link #cpuSeconds} was taken over (the timer's, unless set otherwise). */
+    double cpuWindowSeconds;
+    private long cpuStartNanos;
+    /** The timed window in wall-clock time, so profiles can leave start-up and shutdown out. */
+    long windowStartMillis;
+    long windowEndMillis;
     final List<Double> batchMillis = new ArrayList<>();
+
+    /** Starts the timer and the process-CPU counter; returns the start time for {@link #stop}. */
+    long start() {
+        cpuStartNanos = processCpuNanos();
+        windowStartMillis = System.currentTimeMillis();
+        return System.nanoTime();
+    }
+
+    /** Stops both: {@link #seconds} and {@link #cpuSeconds} cover the same window. */
+    void stop(long startNanos) {
+        seconds = (System.nanoTime() - startNanos) / 1e9;
+        cpuWindowSeconds = seconds;
+        cpuSeconds = (processCpuNanos() - cpuStartNanos) / 1e9;
+        windowEndMillis = System.currentTimeMillis();
+    }
+
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
     final Map<String, Object> extra = new LinkedHashMap<>();
 
     synchronized void batch(int rows, long real, int paddedLen, double useful, double executed, double millis) {
@@ -48,6 +76,13 @@ final class Stats {
         m.put("usefulGflops", usefulFlops / seconds / 1e9);
         m.put("executedGflops", executedFlops / seconds / 1e9);
         m.put("peakRssMiB", Machine.peakRssMiB());
+        if (cpuWindowSeconds > 0) { // share of all cores busy in this JVM over the timed window
+            m.put("cpuUtilization", cpuSeconds / cpuWindowSeconds / Runtime.getRuntime().availableProcessors());
+        }
+        if (windowEndMillis > 0) {
+            m.put("windowStartMillis", windowStartMillis);
+            m.put("windowEndMillis", windowEndMillis);
+        }
         m.putAll(extra);
         return m;
     }

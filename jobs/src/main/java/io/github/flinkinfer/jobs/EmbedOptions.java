@@ -81,7 +81,7 @@ public class EmbedOptions {
             description = "Upper token lengths of the length buckets. Default: ${DEFAULT-VALUE}.")
     public int[] bucketEdges;
 
-    @Option(names = "--max-batch-tokens", defaultValue = "8192",
+    @Option(names = "--max-batch-tokens", defaultValue = "2048",
             description = "Token budget: max padded tokens (rows x longest row) per batch."
                     + " Default: ${DEFAULT-VALUE}.")
     public int maxBatchTokens;
@@ -119,6 +119,23 @@ public class EmbedOptions {
             description = "ONNX Runtime graph optimization: none, basic, extended, all."
                     + " Default: ${DEFAULT-VALUE}.")
     public String optimizationLevel;
+
+    @Option(names = "--overlap", defaultValue = "AUTO",
+            description = "Run model calls on their own thread per subtask, overlapped with reading,"
+                    + " tokenizing and batching (AUTO = only when the model runs on a GPU; ON, OFF)."
+                    + " Default: ${DEFAULT-VALUE}.")
+    public io.github.flinkinfer.operators.BatchInferenceOperator.Overlap overlap;
+
+    @Option(names = "--ort-config", paramLabel = "KEY=VALUE",
+            description = "ONNX Runtime session config entry, repeatable, e.g."
+                    + " session.intra_op.allow_spinning=0 (see docs/benchmarks/README.md for the"
+                    + " measured effect).")
+    public List<String> ortConfig = new java.util.ArrayList<>();
+
+    @Option(names = "--ort-profile", paramLabel = "PREFIX",
+            description = "Write ONNX Runtime's per-operator profile (JSON) to files starting with"
+                    + " PREFIX, one per session, when the session closes (on each TaskManager).")
+    public String ortProfile;
 
     @Option(names = "--device", defaultValue = "cpu",
             description = "cpu, cuda, cuda:N or auto (CUDA if available, else CPU)."
@@ -203,7 +220,8 @@ public class EmbedOptions {
 
     public RuntimeOptions runtimeOptions() {
         return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength,
-                shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy);
+                shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy,
+                RuntimeOptions.parseEntries(ortConfig), ortProfile);
     }
 
     public ErrorBudget errorBudget() {

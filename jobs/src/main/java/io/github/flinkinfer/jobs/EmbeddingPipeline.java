@@ -142,7 +142,8 @@ public final class EmbeddingPipeline {
                                 TypeInformation.of(InferenceResult.class),
                                 new BatchInferenceOperator(model, options.batching(), runId,
                                         options.cost.model(options.intraOpThreads))
-                                        .withQualityGate(options.quality.gate(model.options())))
+                                        .withQualityGate(options.quality.gate(model.options()))
+                                        .withOverlap(options.overlap))
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
         IndexSteps.pool(results, options, extras);

@@ -55,4 +55,36 @@ class EmbeddingJobITCase {
         assertThat(summary.failed).isZero();
         assertThat(Outputs.hasInProgressFiles(out)).isFalse();
     }
+
+    /**
+     * Model calls on their own thread ({@code --overlap ON}), in STREAMING with frequent
+     * checkpoints (in-flight batches drain before each barrier) and small batches, give the same
+     * ids and the same vectors as the plain BATCH run.
+     */
+    @Test
+    void overlappedInferenceMatchesThePlainRunAcrossCheckpoints() throws Exception {
+        Map<String, String> corpus = Corpus.sample(400);
+        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path plain = tmp.resolve("plain");
+        Path overlapped = tmp.resolve("overlapped");
+        MiniClusters.embed(Jobs.options("--input", input.toString(), "--output", plain.toString(),
+                "--run-id", "plain", "--parallelism", "2", "--overlap", "OFF"));
+        RunSummary summary = MiniClusters.embed(Jobs.options("--input", input.toString(),
+                "--output", overlapped.toString(), "--run-id", "overlap", "--parallelism", "2",
+                "--overlap", "ON", "--max-batch-tokens", "512", "--runtime-mode", "STREAMING",
+                "--checkpoint-interval-ms", "100"));
+
+        Map<String, GenericRecord> a = Outputs.embeddings(plain);
+        Map<String, GenericRecord> b = Outputs.embeddings(overlapped);
+        assertThat(b.keySet()).containsExactlyInAnyOrderElementsOf(corpus.keySet());
+        for (String id : corpus.keySet()) {
+            assertThat(io.github.flinkinfer.runtime.Vectors.cosine(
+                    Outputs.vector(a.get(id)), Outputs.vector(b.get(id)))).as(id).isGreaterThan(0.9999);
+        }
+        List<JsonNode> metrics = Outputs.jsonLines(overlapped.resolve("metrics"));
+        assertThat(metrics.stream().mapToLong(m -> m.get("items").asLong()).sum()).isEqualTo(400);
+        assertThat(metrics.size()).isGreaterThan(10); // many batches, so several were in flight
+        assertThat(summary.succeeded).isEqualTo(400);
+        assertThat(Outputs.hasInProgressFiles(overlapped)).isFalse();
+    }
 }

@@ -37,6 +37,12 @@ public final class OrtSessions {
             so.setIntraOpNumThreads(options.intraOpThreads());
         }
         so.setInterOpNumThreads(1);
+        for (java.util.Map.Entry<String, String> e : options.sessionConfig().entrySet()) {
+            so.addConfigEntry(e.getKey(), e.getValue());
+        }
+        if (options.profilePrefix() != null) {
+            so.enableProfiling(options.profilePrefix());
+        }
         return so;
     }
 

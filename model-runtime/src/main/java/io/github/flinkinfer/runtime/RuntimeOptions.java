@@ -17,6 +17,10 @@ import java.io.Serializable;
  * @param cudaArenaExtendStrategy CUDA provider {@code arena_extend_strategy}: {@code
  *     next-power-of-two} or {@code same-as-requested} ({@code null} = ORT default, next power of
  *     two)
+ * @param sessionConfig ONNX Runtime session configuration entries ({@code
+ *     SessionOptions.addConfigEntry}), e.g. {@code session.intra_op.allow_spinning=0}; empty = none
+ * @param profilePrefix where ONNX Runtime writes its per-operator profile (JSON; ORT appends a
+ *     timestamp; written when the session closes); {@code null} = profiling off
  */
 public record RuntimeOptions(
         Device device,
@@ -25,7 +29,9 @@ public record RuntimeOptions(
         int maxSequenceLength,
         Boolean shareSession,
         long cudaMemLimitBytes,
-        String cudaArenaExtendStrategy)
+        String cudaArenaExtendStrategy,
+        java.util.SortedMap<String, String> sessionConfig,
+        String profilePrefix)
         implements Serializable {
 
     /** The CUDA arena extend strategies, by our name and ONNX Runtime's. */
@@ -43,7 +49,27 @@ public record RuntimeOptions(
         this(device, intraOpThreads, optimizationLevel, maxSequenceLength, null, 0, null);
     }
 
+    /** No session configuration entries and no profiling. */
+    public RuntimeOptions(
+            Device device,
+            int intraOpThreads,
+            String optimizationLevel,
+            int maxSequenceLength,
+            Boolean shareSession,
+            long cudaMemLimitBytes,
+            String cudaArenaExtendStrategy) {
+        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, shareSession,
+                cudaMemLimitBytes, cudaArenaExtendStrategy, new java.util.TreeMap<>(), null);
+    }
+
     public RuntimeOptions {
+        sessionConfig = java.util.Collections.unmodifiableSortedMap(
+                new java.util.TreeMap<>(sessionConfig == null ? java.util.Map.of() : sessionConfig));
+        for (String key : sessionConfig.keySet()) {
+            if (key.isBlank()) {
+                throw new IllegalArgumentException("ONNX Runtime session config key must not be blank");
+            }
+        }
         if (cudaMemLimitBytes < 0) {
             throw new IllegalArgumentException("CUDA memory limit must be >= 0 (0 = no limit)");
         }
@@ -63,29 +89,59 @@ public record RuntimeOptions(
 
     public RuntimeOptions withDevice(Device d) {
         return new RuntimeOptions(d, intraOpThreads, optimizationLevel, maxSequenceLength,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy);
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
     }
 
     public RuntimeOptions withIntraOpThreads(int n) {
         return new RuntimeOptions(device, n, optimizationLevel, maxSequenceLength,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy);
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
     }
 
     public RuntimeOptions withMaxSequenceLength(int n) {
         return new RuntimeOptions(device, intraOpThreads, optimizationLevel, n,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy);
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
     }
 
     /** {@code true}/{@code false} forces session sharing; {@code null} decides by device. */
     public RuntimeOptions withShareSession(Boolean share) {
         return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
-                share, cudaMemLimitBytes, cudaArenaExtendStrategy);
+                share, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
     }
 
     /** CUDA provider memory limit (bytes, 0 = none) and arena strategy (null = ORT default). */
     public RuntimeOptions withCuda(long memLimitBytes, String arenaExtendStrategy) {
         return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
-                shareSession, memLimitBytes, arenaExtendStrategy);
+                shareSession, memLimitBytes, arenaExtendStrategy, sessionConfig, profilePrefix);
+    }
+
+    /**
+     * ONNX Runtime session configuration entries (keys as in ORT's {@code
+     * onnxruntime_session_options_config_keys.h}), replacing any set before.
+     */
+    public RuntimeOptions withSessionConfig(java.util.Map<String, String> entries) {
+        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy,
+                new java.util.TreeMap<>(entries), profilePrefix);
+    }
+
+    /** Per-operator profiling to files starting with {@code prefix}; {@code null} = off. */
+    public RuntimeOptions withProfilePrefix(String prefix) {
+        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
+                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, prefix);
+    }
+
+    /** Parses {@code key=value} entries (as given on a command line) into a sorted map. */
+    public static java.util.SortedMap<String, String> parseEntries(java.util.List<String> entries) {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        for (String e : entries == null ? java.util.List.<String>of() : entries) {
+            int eq = e.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(
+                        "ONNX Runtime config entry '" + e + "' must be key=value");
+            }
+            out.put(e.substring(0, eq).trim(), e.substring(eq + 1).trim());
+        }
+        return out;
     }
 
     /**

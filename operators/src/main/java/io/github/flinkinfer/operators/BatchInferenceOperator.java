@@ -25,6 +25,14 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * batch ({@link Outputs#BATCH_METRICS}) and an {@link ErrorRecord} per failed input ({@link
  * Outputs#ERRORS}). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
  * resumes with nothing lost; end of input flushes everything.
+ *
+ * <p><b>Overlap</b> ({@link Overlap}): with it on, model calls run on one inference thread per
+ * subtask while the task thread goes on reading, tokenizing (chained upstream) and batching the
+ * next batch, and emits finished batches in order. At most {@link #IN_FLIGHT} batches are in
+ * flight (a full hand-off blocks the task thread: backpressure, not buffering); they are drained
+ * before each checkpoint barrier and at end of input, so state never holds a half-run batch. It
+ * pays where the model runs on another device (a GPU idles while the CPU tokenizes); on CPU the
+ * two threads compete for the same cores (see docs/benchmarks for the measurement).
  */
 public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResult>
         implements OneInputStreamOperator<TokenizedDocument, InferenceResult>, BoundedOneInput {
@@ -35,6 +43,24 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private final String runId;
     private final CostModel costModel;
     private QualityGate qualityGate;
+    private Overlap overlap = Overlap.AUTO;
+
+    /** Whether model calls run beside the task thread; {@code auto} = only on a GPU. */
+    public enum Overlap {
+        AUTO, ON, OFF
+    }
+
+    /** Batches handed to the inference thread and not yet emitted, at most. */
+    static final int IN_FLIGHT = 2;
+
+    /** A batch on the inference thread: its outcome and when the model call started. */
+    private record Pending(
+            Batch<TokenizedDocument> batch,
+            java.util.concurrent.Future<BisectingRunner.Outcome> outcome,
+            long[] startedAt) {}
+
+    private transient java.util.concurrent.ExecutorService inferenceThread;
+    private transient java.util.ArrayDeque<Pending> inFlight;
 
     private transient ModelRuntime runtime;
     private transient BisectingRunner runner;
@@ -104,16 +130,29 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         }
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
+        inFlight = new java.util.ArrayDeque<>();
+        if (overlap == Overlap.ON
+                || (overlap == Overlap.AUTO && runtime.device().kind() == Device.Kind.CUDA)) {
+            String name = "inference-" + getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks();
+            inferenceThread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
         metrics = new InferenceMetrics(getMetricGroup(), runtime.card().name, () -> modelLoadMillis,
                 () -> batcher == null ? 0 : batcher.bufferedCount());
         LOG.info(
-                "Subtask {} loaded model {} on {} (requested {}) in {} ms", subtask,
-                runtime.card().id(), runtime.device(), requested, modelLoadMillis);
+                "Subtask {} loaded model {} on {} (requested {}) in {} ms; overlap {}", subtask,
+                runtime.card().id(), runtime.device(), requested, modelLoadMillis,
+                inferenceThread != null ? "on" : "off");
         if (batching.maxWaitMillis() > 0) {
             long period = Math.max(1, batching.maxWaitMillis() / 2);
             getProcessingTimeService()
-                    .scheduleWithFixedDelay(t -> runAll(batcher.flushExpired(System.nanoTime())),
-                            period, period);
+                    .scheduleWithFixedDelay(t -> {
+                        runAll(batcher.flushExpired(System.nanoTime()));
+                        emitFinished(false);
+                    }, period, period);
         }
         for (TokenizedDocument d : restored) {
             runAll(batcher.add(d, System.nanoTime()));
@@ -124,11 +163,19 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     @Override
     public void processElement(StreamRecord<TokenizedDocument> element) {
         runAll(batcher.add(element.getValue(), System.nanoTime()));
+        emitFinished(false);
     }
 
     @Override
     public void endInput() {
         runAll(batcher.flushAll());
+        emitFinished(true);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        emitFinished(true); // in-flight batches complete and emit before the barrier
     }
 
     @Override
@@ -144,9 +191,47 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     }
 
     private void runBatch(Batch<TokenizedDocument> batch) {
-        long startNanos = System.nanoTime();
-        long startMillis = System.currentTimeMillis();
-        BisectingRunner.Outcome outcome = runner.run(batch.items());
+        if (inferenceThread == null) {
+            long startNanos = System.nanoTime();
+            long startMillis = System.currentTimeMillis();
+            emit(batch, runner.run(batch.items()), startNanos, startMillis);
+            return;
+        }
+        long[] startedAt = new long[2];
+        inFlight.add(new Pending(batch, inferenceThread.submit(() -> {
+            startedAt[0] = System.nanoTime();
+            startedAt[1] = System.currentTimeMillis();
+            return runner.run(batch.items());
+        }), startedAt));
+        while (inFlight.size() > IN_FLIGHT) {
+            emitOldest();
+        }
+    }
+
+    /** Emits finished in-flight batches in order; with {@code all}, waits for every one. */
+    private void emitFinished(boolean all) {
+        while (inFlight != null && !inFlight.isEmpty() && (all || inFlight.peek().outcome().isDone())) {
+            emitOldest();
+        }
+    }
+
+    private void emitOldest() {
+        Pending p = inFlight.poll();
+        BisectingRunner.Outcome outcome;
+        try {
+            outcome = p.outcome().get(); // the Future's happens-before makes startedAt visible
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted waiting for a batch", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r
+                    : new IllegalStateException("Batch failed on the inference thread", e.getCause());
+        }
+        emit(p.batch(), outcome, p.startedAt()[0], p.startedAt()[1]);
+    }
+
+    private void emit(Batch<TokenizedDocument> batch, BisectingRunner.Outcome outcome,
+            long startNanos, long startMillis) {
         long writeStart = System.nanoTime();
         ModelCard card = runtime.card();
         for (int i = 0; i < outcome.succeeded.size(); i++) {
@@ -173,6 +258,12 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         output.collect(Outputs.BATCH_METRICS, new StreamRecord<>(m));
         metrics.onBatch(outcome.succeeded.size(), m.realTokens, m.paddedTokens, m.retries,
                 m.queueWaitMs, m.tokenizeMs, m.inferenceMs, m.totalMs, m.costBusy);
+    }
+
+    /** Sets overlap of model calls with the task thread (see class doc); call before the job starts. */
+    public BatchInferenceOperator withOverlap(Overlap overlap) {
+        this.overlap = java.util.Objects.requireNonNull(overlap);
+        return this;
     }
 
     /** Sets the reference check (see {@link QualityGate}); call before the job starts. */
@@ -256,6 +347,10 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     @Override
     public void close() throws Exception {
         try {
+            if (inferenceThread != null) {
+                inferenceThread.shutdownNow(); // after endInput nothing is left; on failure, stop
+                inferenceThread.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+            }
             if (runtime != null) {
                 runtime.close();
             }

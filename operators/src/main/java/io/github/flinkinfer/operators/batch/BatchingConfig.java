@@ -28,7 +28,7 @@ public record BatchingConfig(
     public static final int[] DEFAULT_EDGES = {16, 32, 64, 128, 256, 512};
 
     public static BatchingConfig defaults() {
-        return new BatchingConfig(DEFAULT_EDGES, 8192, 256, 4096, 4, 0);
+        return new BatchingConfig(DEFAULT_EDGES, 2048, 256, 4096, 4, 0);
     }
 
     public BatchingConfig {

@@ -32,7 +32,7 @@ public final class OnnxModelOptions {
                     .withDescription("Upper token lengths of the length buckets, comma-separated.");
 
     public static final ConfigOption<Integer> MAX_BATCH_TOKENS =
-            ConfigOptions.key("max-batch-tokens").intType().defaultValue(8192)
+            ConfigOptions.key("max-batch-tokens").intType().defaultValue(2048)
                     .withDescription("Token budget: max padded tokens (rows x longest row) per batch.");
 
     public static final ConfigOption<Integer> MAX_BATCH_SIZE =
