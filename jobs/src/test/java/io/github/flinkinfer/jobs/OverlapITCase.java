@@ -1,0 +1,108 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.Inference;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.ModelRuntime;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --overlap AUTO} turns the inference thread on only where the model runs on a GPU. No
+ * GPU here: the runtime below is the real ONNX model on CPU that <em>reports</em> the device it
+ * was asked for (the seam the operator decides on), and records which threads ran its calls.
+ */
+class OverlapITCase {
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
+
+    static final Set<String> THREADS = ConcurrentHashMap.newKeySet();
+
+    @TempDir Path tmp;
+
+    @Test
+    void autoOverlapsOnlyOnAGpuAndLosesNothing() throws Exception {
+        Map<String, String> corpus = Corpus.sample(300);
+        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+
+        THREADS.clear();
+        Path gpu = run(input, "gpu", new Device(Device.Kind.CUDA, 0));
+        assertThat(THREADS).isNotEmpty().allMatch(t -> t.startsWith("inference-"));
+        assertThat(Outputs.embeddings(gpu).keySet()).containsExactlyInAnyOrderElementsOf(corpus.keySet());
+
+        THREADS.clear();
+        Path cpu = run(input, "cpu", Device.CPU);
+        assertThat(THREADS).isNotEmpty().noneMatch(t -> t.startsWith("inference-"));
+        assertThat(Outputs.embeddings(cpu).keySet()).containsExactlyInAnyOrderElementsOf(corpus.keySet());
+    }
+
+    private Path run(Path input, String name, Device reported) throws Exception {
+        Path out = tmp.resolve(name);
+        EmbedOptions o = Jobs.options("--input", input.toString(), "--output", out.toString(),
+                "--run-id", name, "--parallelism", "2", "--max-batch-tokens", "512");
+        o.validate();
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o));
+        env.setParallelism(o.parallelism);
+        EmbeddingPipeline.build(env, o, name,
+                new ReportsDevice(ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()), reported));
+        env.execute("overlap " + name);
+        return out;
+    }
+
+    /** Runs the real model on CPU but reports {@code reported} as its device. */
+    record ReportsDevice(ModelRuntimeFactory delegate, Device reported) implements ModelRuntimeFactory {
+        @Override
+        public ModelRuntime open(Device device) {
+            ModelRuntime runtime = delegate.open(Device.CPU);
+            return new ModelRuntime() {
+                @Override
+                public Inference infer(List<int[]> batch) {
+                    THREADS.add(Thread.currentThread().getName());
+                    return runtime.infer(batch);
+                }
+
+                @Override
+                public ModelCard card() {
+                    return runtime.card();
+                }
+
+                @Override
+                public Device device() {
+                    return reported;
+                }
+
+                @Override
+                public void close() {
+                    runtime.close();
+                }
+            };
+        }
+
+        @Override
+        public ModelCard card() {
+            return delegate.card();
+        }
+
+        @Override
+        public RuntimeOptions options() {
+            return delegate.options();
+        }
+    }
+}
