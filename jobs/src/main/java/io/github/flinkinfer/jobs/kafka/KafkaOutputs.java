@@ -10,9 +10,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.util.function.SerializableFunction;
 
 /**
- * Writes embeddings and errors to topics with {@link KafkaSink}, next to the file outputs. With
- * EXACTLY_ONCE each sink gets its own transactional id prefix ({@code <prefix>-embeddings},
- * {@code <prefix>-errors}) and a {@code transaction.timeout.ms} below the broker's maximum.
+ * Writes embeddings (or the moderation job's verdicts) and errors to topics with {@link
+ * KafkaSink}, next to the file outputs. With EXACTLY_ONCE each sink gets its own transactional id
+ * prefix ({@code <prefix>-embeddings} or {@code <prefix>-verdicts}, {@code <prefix>-errors}) and a {@code transaction.timeout.ms} below the broker's maximum.
  *
  * <pre>{@code
  * KafkaOutputs.writeResults(results, options, runId);
@@ -22,11 +22,21 @@ public final class KafkaOutputs {
     private KafkaOutputs() {}
 
     public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
+        SerializableFunction<InferenceResult, String> key = r -> r.id;
+        write(results, o, runId, "embeddings", key);
+    }
+
+    /**
+     * Writes {@code rows} as JSON values keyed by {@code key} to {@code --kafka-output-topic}, if
+     * set; {@code what} names the sink and its transactional id suffix (e.g. {@code verdicts}).
+     */
+    public static <T> void write(DataStream<T> rows, EmbedOptions o, String runId, String what,
+            SerializableFunction<T, String> key) {
         String topic = o.kafka.outputTopic;
         if (topic != null) {
-            results.sinkTo(sink(o, runId, "embeddings", new KeyedJsonSerializer<>(topic, r -> r.id)))
-                    .name("write-embeddings-kafka")
-                    .uid("write-embeddings-kafka");
+            rows.sinkTo(sink(o, runId, what, new KeyedJsonSerializer<>(topic, key)))
+                    .name("write-" + what + "-kafka")
+                    .uid("write-" + what + "-kafka");
         }
     }
 

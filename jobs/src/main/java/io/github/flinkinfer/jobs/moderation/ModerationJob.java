@@ -64,10 +64,6 @@ public final class ModerationJob implements Callable<Integer> {
             throw new IllegalArgumentException("moderate needs a classification model; '" + o.model
                     + "' is " + card.task + " (try --model " + DEFAULT_MODEL + ")");
         }
-        if (o.kafka.writesKafka()) {
-            throw new IllegalArgumentException("moderate writes files (--output); Kafka output topics are"
-                    + " not supported by this job yet");
-        }
         if (o.index.chunkSize > 0 || o.index.incremental()) {
             throw new IllegalArgumentException("moderate classifies whole documents: --chunk-size and"
                     + " --previous-output are embedding-job options");

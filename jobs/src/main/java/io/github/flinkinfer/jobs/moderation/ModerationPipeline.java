@@ -6,6 +6,7 @@ import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.kafka.KafkaInputs;
+import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
@@ -31,7 +32,8 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
  * <pre>
  *  source ─▶ parse ─▶ dedupe ─▶ tokenize ─▶ batch + infer ─▶ classify ─▶ results/  (every item)
  *                                                                  └──▶ flagged/  (threshold crossed)
- *  metrics/ and errors/ as in the embedding job
+ *  metrics/ and errors/ as in the embedding job; with --kafka-output-topic every verdict also goes
+ *  to that topic (JSON, keyed by id, "flagged" in the value), with --kafka-errors-topic the errors
  * </pre>
  */
 public final class ModerationPipeline {
@@ -43,7 +45,7 @@ public final class ModerationPipeline {
     /** Adds the whole job to {@code env}, reading and writing per {@code options}. */
     public static void build(
             StreamExecutionEnvironment env, EmbedOptions options, String runId, ModelRuntimeFactory model) {
-        if (options.kafka.readsKafka()) {
+        if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
             KafkaPreflight.check(options, runId);
         }
         ParsedInput input = options.kafka.readsKafka()
@@ -62,12 +64,15 @@ public final class ModerationPipeline {
                 .uid("flagged");
         write(verdicts, options, runId, RESULTS_DIR);
         write(flagged, options, runId, FLAGGED_DIR);
+        KafkaOutputs.write(verdicts, options, runId, "verdicts",
+                (org.apache.flink.util.function.SerializableFunction<ModerationResult, String>) r -> r.id);
         FileOutputs.writeMetrics(scored.getSideOutput(Outputs.BATCH_METRICS), options, runId);
         DataStream<ErrorRecord> allErrors = errors.get(0);
         for (DataStream<ErrorRecord> e : errors.subList(1, errors.size())) {
             allErrors = allErrors.union(e);
         }
         FileOutputs.writeErrors(allErrors, options, runId);
+        KafkaOutputs.writeErrors(allErrors, options, runId);
         EmbeddingPipeline.enforceErrorBudget(allErrors, scored.getSideOutput(Outputs.BATCH_METRICS), options);
     }
 
