@@ -24,6 +24,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
     private final RuntimeOptions options;
     private final OverlongPolicy overlong;
     private final Chunking chunking;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TokenizeFunction.class);
     private transient TextTokenizer tokenizer;
     private transient String settings;
 
@@ -42,7 +43,11 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
 
     @Override
     public void open(OpenContext openContext) {
+        long start = System.nanoTime();
         tokenizer = TextTokenizer.load(card, options);
+        LOG.info("Subtask {} loaded the tokenizer of {} in {} ms",
+                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), card.id(),
+                (System.nanoTime() - start) / 1_000_000);
         settings = chunking.fingerprint(tokenizer.maxLength(), overlong);
     }
 
