@@ -4,6 +4,7 @@ import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFiles;
 import io.github.flinkinfer.runtime.Task;
@@ -41,6 +42,12 @@ public final class ModerationJob implements Callable<Integer> {
     public static final String DEFAULT_MODEL = "spam-assassin-minilm";
 
     @Mixin EmbedOptions options = new EmbedOptions();
+
+    @picocli.CommandLine.Option(names = "--chunk-verdict", defaultValue = "MEAN",
+            description = "With --chunk-size, how a document's windows make one verdict: MEAN (the mean"
+                    + " of the windows' scores) or WORST (the worst window decides: flagged if any part"
+                    + " is; higher recall, lower precision, see docs/moderation.md). Default: ${DEFAULT-VALUE}.")
+    DocVerdictFunction.Policy chunkVerdict;
     @Spec CommandSpec spec;
 
     @Override
@@ -48,7 +55,7 @@ public final class ModerationJob implements Callable<Integer> {
         if (!spec.commandLine().getParseResult().hasMatchedOption("--model")) {
             options.model = DEFAULT_MODEL;
         }
-        RunSummary summary = run(options,
+        RunSummary summary = run(options, chunkVerdict,
                 StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(options)));
         if (summary != null) {
             summary.print(System.out);
@@ -58,15 +65,21 @@ public final class ModerationJob implements Callable<Integer> {
 
     /** Validates, verifies every model file, runs the job and summarizes it (null for remote output). */
     public static RunSummary run(EmbedOptions o, StreamExecutionEnvironment env) throws Exception {
+        return run(o, DocVerdictFunction.Policy.MEAN, env);
+    }
+
+    /** As above, with the policy that combines a chunked document's windows. */
+    public static RunSummary run(EmbedOptions o, DocVerdictFunction.Policy chunkVerdict,
+            StreamExecutionEnvironment env) throws Exception {
         o.validate();
         ModelCard card = o.modelCard();
         if (card.task != Task.CLASSIFICATION) {
             throw new IllegalArgumentException("moderate needs a classification model; '" + o.model
                     + "' is " + card.task + " (try --model " + DEFAULT_MODEL + ")");
         }
-        if (o.index.chunkSize > 0 || o.index.incremental()) {
-            throw new IllegalArgumentException("moderate classifies whole documents: --chunk-size and"
-                    + " --previous-output are embedding-job options");
+        if (o.index.incremental() || o.index.chunking().pooling() != Chunking.Pooling.NONE) {
+            throw new IllegalArgumentException("--previous-output and --doc-pooling are embedding-job"
+                    + " options; moderate judges a chunked document by its worst window");
         }
         for (String f : o.outputFormats) {
             if (!f.equals("parquet") && !f.equals("jsonl")) {
@@ -94,7 +107,7 @@ public final class ModerationJob implements Callable<Integer> {
         if (!o.isBatchMode()) {
             env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
         }
-        ModerationPipeline.build(env, o, runId, ModelRuntimeFactory.onnx(card, o.runtimeOptions()));
+        ModerationPipeline.build(env, o, runId, ModelRuntimeFactory.onnx(card, o.runtimeOptions()), chunkVerdict);
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("moderate " + card.id() + " run " + runId);
         if (!localOutput) {

@@ -46,6 +46,12 @@ public final class ModerationJsonEncoder implements Encoder<ModerationResult> {
             g.writeNumberField("token_count", r.tokenCount);
             g.writeBooleanField("truncated", r.truncated);
             g.writeStringField("source", r.source);
+            if (r.chunkCount > 0) {
+                g.writeNumberField("chunk_count", r.chunkCount);
+                g.writeNumberField("deciding_chunk", r.decidingChunk);
+                g.writeNumberField("deciding_token_start", r.decidingTokenStart);
+                g.writeNumberField("deciding_token_end", r.decidingTokenEnd);
+            }
             g.writeEndObject();
         }
         line.write('\n');

@@ -31,6 +31,11 @@ public final class ModerationParquetWriter extends AvroParquetRowWriter<Moderati
                     .requiredInt("token_count")
                     .requiredBoolean("truncated")
                     .optionalString("source")
+                    // chunked runs only (null otherwise): see DocVerdictFunction
+                    .optionalInt("chunk_count")
+                    .optionalInt("deciding_chunk")
+                    .optionalInt("deciding_token_start")
+                    .optionalInt("deciding_token_end")
                     .endRecord();
 
     public ModerationParquetWriter() {
@@ -54,5 +59,11 @@ public final class ModerationParquetWriter extends AvroParquetRowWriter<Moderati
         rec.put("token_count", r.tokenCount);
         rec.put("truncated", r.truncated);
         rec.put("source", r.source);
+        if (r.chunkCount > 0) {
+            rec.put("chunk_count", r.chunkCount);
+            rec.put("deciding_chunk", r.decidingChunk);
+            rec.put("deciding_token_start", r.decidingTokenStart);
+            rec.put("deciding_token_end", r.decidingTokenEnd);
+        }
     }
 }

@@ -32,6 +32,8 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
  * <pre>
  *  source ─▶ parse ─▶ dedupe ─▶ tokenize ─▶ batch + infer ─▶ classify ─▶ results/  (every item)
  *                                                                  └──▶ flagged/  (threshold crossed)
+ *  with --chunk-size, tokenize cuts token windows and classify is followed by a keyed step that
+ *  emits one verdict per document, its worst window's (DocVerdictFunction)
  *  metrics/ and errors/ as in the embedding job; with --kafka-output-topic every verdict also goes
  *  to that topic (JSON, keyed by id, "flagged" in the value), with --kafka-errors-topic the errors
  * </pre>
@@ -44,7 +46,8 @@ public final class ModerationPipeline {
 
     /** Adds the whole job to {@code env}, reading and writing per {@code options}. */
     public static void build(
-            StreamExecutionEnvironment env, EmbedOptions options, String runId, ModelRuntimeFactory model) {
+            StreamExecutionEnvironment env, EmbedOptions options, String runId, ModelRuntimeFactory model,
+            DocVerdictFunction.Policy chunkVerdict) {
         if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
             KafkaPreflight.check(options, runId);
         }
@@ -58,6 +61,14 @@ public final class ModerationPipeline {
                 .returns(TypeInformation.of(ModerationResult.class))
                 .name("classify")
                 .uid("classify");
+        if (options.index.chunking().enabled()) { // one verdict per document, by its worst window
+            verdicts = verdicts
+                    .keyBy(r -> r.docId != null ? r.docId : r.id, org.apache.flink.api.common.typeinfo.Types.STRING)
+                    .process(new DocVerdictFunction(model.card().classification, chunkVerdict))
+                    .returns(TypeInformation.of(ModerationResult.class))
+                    .name("document-verdicts")
+                    .uid("document-verdicts");
+        }
         DataStream<ModerationResult> flagged = verdicts
                 .filter(r -> r.flagged)
                 .name("flagged")

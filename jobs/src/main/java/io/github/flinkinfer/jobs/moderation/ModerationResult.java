@@ -22,6 +22,17 @@ public class ModerationResult {
     public boolean truncated;
     public String model;
     public String modelVersion;
+    /**
+     * Chunked runs ({@code --chunk-size}): how many token windows the document had (0 = not
+     * chunked), and the window that decided the verdict (see {@link DocVerdictFunction}): its
+     * index and content-token range. {@code docId} is the document's id while chunks are in
+     * flight (a chunk's own {@code id} is {@code <doc>#<index>}).
+     */
+    public int chunkCount;
+    public int decidingChunk = -1;
+    public int decidingTokenStart;
+    public int decidingTokenEnd;
+    public String docId;
 
     public ModerationResult() {}
 
@@ -41,6 +52,13 @@ public class ModerationResult {
         m.truncated = r.truncated;
         m.model = r.model;
         m.modelVersion = r.modelVersion;
+        if (r.chunk != null && r.chunk.isChunk()) {
+            m.docId = r.chunk.docId;
+            m.chunkCount = r.chunk.chunkCount;
+            m.decidingChunk = r.chunk.chunkIndex;
+            m.decidingTokenStart = r.chunk.tokenStart;
+            m.decidingTokenEnd = r.chunk.tokenEnd;
+        }
         return m;
     }
 

@@ -56,9 +56,9 @@ class ModerationJobTest {
     @Test
     void refusesEmbeddingOnlyOptions() {
         for (String[] extra : new String[][] {
-                {"--chunk-size", "64"}, {"--previous-output", "old"}, {"--output-format", "pgvector-csv"}}) {
+                {"--doc-pooling", "MEAN"}, {"--previous-output", "old"}, {"--output-format", "pgvector-csv"}}) {
             EmbedOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString(),
-                    "--model", ModerationJob.DEFAULT_MODEL, extra[0], extra[1]);
+                    "--model", ModerationJob.DEFAULT_MODEL, "--chunk-size", "64", extra[0], extra[1]);
             assertThatThrownBy(() -> ModerationJob.run(o, StreamExecutionEnvironment.getExecutionEnvironment()))
                     .as(extra[0])
                     .isInstanceOf(IllegalArgumentException.class)

@@ -1,0 +1,129 @@
+package io.github.flinkinfer.jobs.moderation;
+
+import io.github.flinkinfer.runtime.Classification;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Chunked moderation, keyed by document id, so content past the model's max length is not lost
+ * to truncation. Once all of a document's windows have arrived it emits one verdict with the
+ * document's id and {@code chunkCount}, by {@link Policy}:
+ *
+ * <ul>
+ *   <li>{@code WORST}: the deciding window's verdict (label, scores, flagged labels) and its
+ *       index and token range; a document is flagged iff one of its windows is ("any part
+ *       offends": highest recall);
+ *   <li>{@code MEAN}: the verdict on the mean of the windows' scores ({@code deciding_chunk} -1,
+ *       the token range the whole document); one spammy footer does not flag a long mail.
+ * </ul>
+ *
+ * <p>Worst = highest severity: with thresholds, {@code max(score[label] / threshold[label])}
+ * over the thresholded labels (≥ 1 exactly when that window is flagged); without thresholds, the
+ * top score. Ties go to the earlier window, so the verdict does not depend on arrival order. A
+ * document with a failed window gets no verdict: that window is in the errors output, as for
+ * doc-level pooling of embeddings.
+ */
+public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationResult, ModerationResult> {
+    private static final long serialVersionUID = 1L;
+
+    /** How a document's windows make one verdict (see class doc). */
+    public enum Policy {
+        WORST, MEAN
+    }
+
+    private final Classification classification;
+    private final Policy policy;
+    private transient ValueState<ModerationResult> worst;
+    private transient ValueState<Integer> seen;
+    private transient ValueState<float[]> sum;
+    private transient ValueState<Integer> ends;
+
+    public DocVerdictFunction(Classification classification, Policy policy) {
+        this.classification = classification;
+        this.policy = policy;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        worst = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("worst-window", TypeInformation.of(ModerationResult.class)));
+        seen = getRuntimeContext().getState(new ValueStateDescriptor<>("windows-seen", Types.INT));
+        sum = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("score-sum",
+                        org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.FLOAT_PRIMITIVE_ARRAY_TYPE_INFO));
+        ends = getRuntimeContext().getState(new ValueStateDescriptor<>("last-token", Types.INT));
+    }
+
+    @Override
+    public void processElement(ModerationResult window, Context ctx, Collector<ModerationResult> out)
+            throws Exception {
+        if (window.chunkCount <= 0) {
+            out.collect(window); // not a window: nothing to combine
+            return;
+        }
+        ModerationResult w = worst.value();
+        if (w == null || worse(window, w)) {
+            w = window;
+        }
+        int n = seen.value() == null ? 1 : seen.value() + 1;
+        float[] total = sum.value() == null ? new float[window.scores.length] : sum.value();
+        for (int i = 0; i < total.length; i++) {
+            total[i] += window.scores[i];
+        }
+        int end = Math.max(window.decidingTokenEnd, ends.value() == null ? 0 : ends.value());
+        if (n < window.chunkCount) {
+            worst.update(w);
+            seen.update(n);
+            sum.update(total);
+            ends.update(end);
+            return;
+        }
+        worst.clear();
+        seen.clear();
+        sum.clear();
+        ends.clear();
+        w.id = w.docId;
+        w.tokenCount = end; // the document's content tokens: the last window's end
+        if (policy == Policy.MEAN) {
+            float[] mean = new float[total.length];
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] = total[i] / n;
+            }
+            Classification.Decision d = classification.decide(mean);
+            w.scores = mean;
+            w.label = d.label();
+            w.score = d.score();
+            w.flagged = d.flagged();
+            w.flaggedLabels = d.flaggedLabels().toArray(String[]::new);
+            w.decidingChunk = -1;
+            w.decidingTokenStart = 0;
+            w.decidingTokenEnd = end;
+        }
+        out.collect(w);
+    }
+
+    /** Whether {@code a} decides over {@code b}: higher severity, or equal and an earlier window. */
+    boolean worse(ModerationResult a, ModerationResult b) {
+        int c = Double.compare(severity(a), severity(b));
+        return c > 0 || (c == 0 && a.decidingChunk < b.decidingChunk);
+    }
+
+    double severity(ModerationResult m) {
+        if (classification.thresholds.isEmpty()) {
+            return m.score;
+        }
+        double s = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < m.labels.length; i++) {
+            Float t = classification.thresholds.get(m.labels[i]);
+            if (t != null && t > 0) {
+                s = Math.max(s, m.scores[i] / t);
+            }
+        }
+        return s;
+    }
+}
