@@ -347,12 +347,18 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     @Override
     public void close() throws Exception {
         try {
+            boolean idle = true;
             if (inferenceThread != null) {
                 inferenceThread.shutdownNow(); // after endInput nothing is left; on failure, stop
-                inferenceThread.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+                idle = inferenceThread.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
             }
-            if (runtime != null) {
+            if (runtime != null && idle) {
                 runtime.close();
+            } else if (runtime != null) {
+                // a native call cannot be interrupted: closing its session under it could crash
+                // the TaskManager, so leave it to the JVM (the task is failing or cancelled)
+                LOG.warn("Subtask {}: a model call is still running after 1 min; not closing its"
+                        + " session", subtask);
             }
             if (reference != null) {
                 reference.close();
