@@ -21,7 +21,14 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 final class RunInfo {
     /** Option names whose values are never written anywhere. */
-    static final Pattern SECRET = Pattern.compile("(?i).*(password|secret|jaas|token|credential|property|properties).*");
+    /**
+     * Option names whose values are redacted: any dash-separated word of the name is one of
+     * these. Whole words, so {@code --max-batch-tokens} (a size) is kept while {@code
+     * --auth-token} would not be; {@code --kafka-property} is redacted because client
+     * properties carry SASL passwords.
+     */
+    static final Pattern SECRET = Pattern.compile(
+            "(?i)-*(?:.*-)?(password|passwd|secret|secrets|jaas|token|credential|credentials|property|properties)(?:-.*)?");
 
     private RunInfo() {}
 

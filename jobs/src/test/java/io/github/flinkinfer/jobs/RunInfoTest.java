@@ -1,0 +1,21 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunInfoTest {
+    @Test
+    void secretsAreRedactedButSizesAndPricesNamedTokensAreNot() {
+        EmbedOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
+                "--max-batch-tokens", "4096", "--reference-price-per-1m-tokens", "0.02",
+                "--kafka-property", "sasl.jaas.config=canary-secret-value");
+        Map<String, Object> s = RunInfo.settings(o);
+        assertThat(s.get("--max-batch-tokens")).isEqualTo(4096);
+        assertThat(s.get("--reference-price-per-1m-tokens").toString()).isEqualTo("0.02");
+        assertThat(s.get("--kafka-property")).isEqualTo("<redacted>");
+        assertThat(s.toString()).doesNotContain("canary-secret-value");
+    }
+}
