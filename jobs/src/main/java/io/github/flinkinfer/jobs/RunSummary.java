@@ -201,8 +201,16 @@ public final class RunSummary {
         double maxLatency = 0;
         Map<Integer, long[]> padding = new TreeMap<>();
         for (JsonNode m : metrics) {
-            int bin = (int) Math.min(bins - 1, (m.get("startedAtMillis").asLong() - t0) / width);
-            items[bin] += m.get("items").asLong() - m.get("failedItems").asLong();
+            // a batch's items are spread over the bins its run overlaps, so the curve shows the
+            // rate items were produced at, not spikes at batch starts
+            double start = m.get("startedAtMillis").asLong() - t0;
+            double end = start + Math.max(1e-3, m.get("totalMs").asDouble());
+            double done = m.get("items").asLong() - m.get("failedItems").asLong();
+            for (int bin = (int) Math.min(bins - 1, start / width);
+                    bin < bins && bin * width < end; bin++) {
+                double overlap = Math.min(end, (bin + 1) * width) - Math.max(start, bin * width);
+                items[bin] += done * Math.max(0, overlap) / (end - start);
+            }
             maxLatency = Math.max(maxLatency, m.get("totalMs").asDouble());
             long[] p = padding.computeIfAbsent(m.get("bucketEdge").asInt(), k -> new long[2]);
             p[0] += m.get("realTokens").asLong();

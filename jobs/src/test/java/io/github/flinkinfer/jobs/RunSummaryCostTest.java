@@ -85,4 +85,20 @@ class RunSummaryCostTest {
         }
         Files.writeString(dir.resolve("part-c-0.jsonl"), sb);
     }
+
+    /** The throughput curve spreads each batch over the time it ran, and adds up to the items. */
+    @Test
+    void throughputSeriesSpreadsBatchesOverTheirRunTime() throws Exception {
+        List<BatchMetrics> rows = new ArrayList<>();
+        rows.add(batch(0, 0, 300, 0, 3000, 0)); // runs 0..3 s: 100 items/s
+        rows.add(batch(1, 0, 100, 0, 3000, 0)); // runs 0..3 s beside it: +33 items/s
+        write(out.resolve("metrics"), rows);
+        RunSummary s = RunSummary.read(out, "c", 5.0);
+        double width = s.series.throughput.get(0)[0];
+        double total = s.series.throughput.stream().mapToDouble(p -> p[1] * width).sum();
+        assertThat(total).isCloseTo(400, within(1e-6));
+        for (double[] p : s.series.throughput) { // flat, no spike at the start
+            assertThat(p[1]).isCloseTo(400 / 3.0, within(1e-6));
+        }
+    }
 }
