@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
@@ -70,27 +71,16 @@ class OverlapITCase {
     record ReportsDevice(ModelRuntimeFactory delegate, Device reported) implements ModelRuntimeFactory {
         @Override
         public ModelRuntime open(Device device) {
-            ModelRuntime runtime = delegate.open(Device.CPU);
-            return new ModelRuntime() {
+            return new ForwardingRuntime(delegate.open(Device.CPU)) {
                 @Override
                 public Inference infer(List<int[]> batch) {
                     THREADS.add(Thread.currentThread().getName());
-                    return runtime.infer(batch);
-                }
-
-                @Override
-                public ModelCard card() {
-                    return runtime.card();
+                    return delegate.infer(batch);
                 }
 
                 @Override
                 public Device device() {
                     return reported;
-                }
-
-                @Override
-                public void close() {
-                    runtime.close();
                 }
             };
         }

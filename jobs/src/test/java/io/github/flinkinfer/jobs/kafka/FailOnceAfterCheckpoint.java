@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
+import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;
@@ -24,8 +25,7 @@ record FailOnceAfterCheckpoint(ModelRuntimeFactory delegate) implements ModelRun
 
     @Override
     public ModelRuntime open(Device device) {
-        ModelRuntime runtime = delegate.open(device);
-        return new ModelRuntime() {
+        return new ForwardingRuntime(delegate.open(device)) {
             @Override
             public Inference infer(List<int[]> batch) {
                 if (ARMED.get() && FIRED.compareAndSet(false, true)) {
@@ -36,22 +36,7 @@ record FailOnceAfterCheckpoint(ModelRuntimeFactory delegate) implements ModelRun
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                return runtime.infer(batch);
-            }
-
-            @Override
-            public ModelCard card() {
-                return runtime.card();
-            }
-
-            @Override
-            public Device device() {
-                return runtime.device();
-            }
-
-            @Override
-            public void close() {
-                runtime.close();
+                return delegate.infer(batch);
             }
         };
     }
