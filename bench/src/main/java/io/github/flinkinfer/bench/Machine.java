@@ -30,7 +30,7 @@ final class Machine {
         m.put("fp32PeakMeasuredGflops", measured);
         m.put("fp32PeakNominalGflops", nominal);
         m.put("peakFormula", measured > 0
-                ? "measured: FMA chains on every core (PeakProbe, best of 5); nominal formula cores x MHz x"
+                ? "measured: FMA chains on every core (PeakProbe, best of 10); nominal formula cores x MHz x"
                         + " (avx512 ? 64 : 32) = " + Math.round(nominal) + " GFLOP/s understates it (turbo)"
                 : "cores x MHz x (avx512 ? 64 : 32) FLOP/cycle (2 FMA units assumed)");
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));

@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Measures the machine's fp32 peak instead of assuming a clock: every core runs independent
  * fused multiply-add chains on the widest vectors the JIT offers (AVX-512 here), twelve
- * accumulators deep so FMA latency is hidden, and the best of five rounds is printed as {@code
+ * accumulators deep so FMA latency is hidden, and the best of ten rounds is printed as {@code
  * PEAK <GFLOP/s>}. Nominal clocks understate it (cores turbo), so this is what "% of peak" uses.
  * Run in its own JVM with {@code --add-modules jdk.incubator.vector}.
  */
@@ -45,7 +45,7 @@ public final class PeakProbe {
         long n = 30_000_000L;
         double best = 0;
         float[] sink = new float[threads];
-        for (int round = 0; round < 5; round++) {
+        for (int round = 0; round < 10; round++) {
             Thread[] workers = new Thread[threads];
             long t0 = System.nanoTime();
             for (int t = 0; t < threads; t++) {
