@@ -28,6 +28,11 @@ public final class RunSummary {
     public String runId;
     public String model;
     public long succeeded;
+    /**
+     * Chunked moderation runs: documents that got a verdict ({@code succeeded}, {@code failed}
+     * and the rates count windows there); {@code null} otherwise.
+     */
+    public Long documents;
     public long failed;
     /** Incremental runs: documents not inferred because an earlier run's rows were reused. */
     public long skippedUnchanged;
@@ -288,6 +293,9 @@ public final class RunSummary {
 
     public void print(PrintStream out) {
         out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
+        if (documents != null) {
+            out.printf("  documents          %,d  (chunked: the counts below are token windows)%n", documents);
+        }
         out.printf("  succeeded          %,d%n", succeeded);
         out.printf("  failed (errors/)   %,d %s%n", failed, errorsByReason.isEmpty() ? "" : errorsByReason);
         if (skippedUnchanged > 0) {

@@ -42,6 +42,10 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
     private transient ValueState<Integer> seen;
     private transient ValueState<float[]> sum;
     private transient ValueState<Integer> ends;
+    private transient org.apache.flink.api.common.accumulators.LongCounter documents;
+
+    /** Accumulator counting the document verdicts emitted (read by the job for its summary). */
+    public static final String DOCUMENTS = "moderation-documents";
 
     public DocVerdictFunction(Classification classification, Policy policy) {
         this.classification = classification;
@@ -57,12 +61,15 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
                 new ValueStateDescriptor<>("score-sum",
                         org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.FLOAT_PRIMITIVE_ARRAY_TYPE_INFO));
         ends = getRuntimeContext().getState(new ValueStateDescriptor<>("last-token", Types.INT));
+        documents = new org.apache.flink.api.common.accumulators.LongCounter();
+        getRuntimeContext().addAccumulator(DOCUMENTS, documents);
     }
 
     @Override
     public void processElement(ModerationResult window, Context ctx, Collector<ModerationResult> out)
             throws Exception {
         if (window.chunkCount <= 0) {
+            documents.add(1);
             out.collect(window); // not a window: nothing to combine
             return;
         }
@@ -104,6 +111,7 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
             w.decidingTokenStart = 0;
             w.decidingTokenEnd = end;
         }
+        documents.add(1);
         out.collect(w);
     }
 

@@ -114,6 +114,10 @@ public final class ModerationJob implements Callable<Integer> {
             return null;
         }
         RunSummary summary = RunSummary.read(out, runId, (System.nanoTime() - start) / 1e9);
+        if (o.index.chunking().enabled()) { // items above are windows; say how many documents
+            Object docs = result.getAccumulatorResult(DocVerdictFunction.DOCUMENTS);
+            summary.documents = docs instanceof Number n ? n.longValue() : 0L;
+        }
         summary.write(out);
         Files.writeString(out.resolve("_SUCCESS-" + runId), result.getJobID().toString() + "\n");
         return summary;
