@@ -137,9 +137,10 @@ public class EmbedOptions {
                     + " PREFIX, one per session, when the session closes (on each TaskManager).")
     public String ortProfile;
 
-    @Option(names = "--device", defaultValue = "cpu",
-            description = "cpu, cuda, cuda:N or auto (CUDA if available, else CPU)."
-                    + " Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--device", defaultValue = "${sys:flinkinfer.default-device:-cpu}",
+            description = "cpu, cuda, cuda:N or auto (CUDA if available, else CPU). Default:"
+                    + " ${DEFAULT-VALUE} (the JVM property flinkinfer.default-device changes it, e.g."
+                    + " in env.java.opts of a GPU cluster, or -Dtest.device=auto for the test suite).")
     public String device;
 
     @Option(names = "--share-session", arity = "0..1", fallbackValue = "true",

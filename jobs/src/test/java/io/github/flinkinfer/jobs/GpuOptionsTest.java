@@ -19,7 +19,7 @@ class GpuOptionsTest {
 
     @Test
     void sessionSharingDefaultsByDevice() {
-        assertThat(options().runtimeOptions().sharesSession()).isFalse();
+        assertThat(options("--device", "cpu").runtimeOptions().sharesSession()).isFalse();
         assertThat(options("--device", "auto").runtimeOptions().sharesSession()).isTrue();
         assertThat(options("--device", "cuda:1").runtimeOptions().sharesSession()).isTrue();
         assertThat(options("--share-session").runtimeOptions().sharesSession()).isTrue();
