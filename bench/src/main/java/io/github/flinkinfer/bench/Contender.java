@@ -89,9 +89,8 @@ public final class Contender {
     static final String DEVICE = System.getProperty("bench.device", "cpu");
 
     RuntimeOptions options(int intraThreads) {
-        RuntimeOptions o = RuntimeOptions.defaults();
         return new RuntimeOptions(io.github.flinkinfer.runtime.Device.parse(DEVICE), intraThreads,
-                variant.optimizationLevel(), maxLength, o.shareSession(), 0, null,
+                variant.optimizationLevel(), maxLength, null, 0, null,
                 new java.util.TreeMap<>(variant.sessionConfig()), profilePrefix);
     }
 

@@ -6,16 +6,12 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.formats.parquet.ParquetWriterFactory;
-import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.flink.formats.parquet.avro.AvroParquetWriters;
 
 /**
  * A Parquet {@link BulkWriter.Factory} for our POJOs: each value is filled into an Avro record of
  * a fixed schema and written with Flink's Avro-Parquet writer, so no Avro type crosses the
  * stream. Subclasses only say how a value becomes a row.
- *
- * <p>Dictionary encoding is off: embedding floats almost never repeat, so the writer's per-column
- * dictionary only cost hashing time (seen in the benchmark's JFR profile) before falling back.
  */
 public abstract class AvroParquetRowWriter<T> implements BulkWriter.Factory<T> {
     private static final long serialVersionUID = 1L;
@@ -32,14 +28,7 @@ public abstract class AvroParquetRowWriter<T> implements BulkWriter.Factory<T> {
     @Override
     public final BulkWriter<T> create(FSDataOutputStream out) throws IOException {
         Schema schema = new Schema.Parser().parse(schemaJson);
-        String json = schemaJson;
-        BulkWriter<GenericRecord> parquet = new ParquetWriterFactory<GenericRecord>(
-                file -> AvroParquetWriter.<GenericRecord>builder(file)
-                        .withSchema(new Schema.Parser().parse(json))
-                        .withDataModel(GenericData.get())
-                        .withDictionaryEncoding(false)
-                        .build())
-                .create(out);
+        BulkWriter<GenericRecord> parquet = AvroParquetWriters.forGenericRecord(schema).create(out);
         return new BulkWriter<>() {
             @Override
             public void addElement(T value) throws IOException {

@@ -22,8 +22,7 @@ public final class KafkaOutputs {
     private KafkaOutputs() {}
 
     public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
-        SerializableFunction<InferenceResult, String> key = r -> r.id;
-        write(results, o, runId, "embeddings", key);
+        write(results, o, runId, "embeddings", r -> r.id);
     }
 
     /**

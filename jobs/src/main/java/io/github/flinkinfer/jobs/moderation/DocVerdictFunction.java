@@ -5,7 +5,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -38,14 +37,21 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
 
     private final Classification classification;
     private final Policy policy;
-    private transient ValueState<ModerationResult> worst;
-    private transient ValueState<Integer> seen;
-    private transient ValueState<float[]> sum;
-    private transient ValueState<Integer> ends;
+    private transient ValueState<Windows> windows;
     private transient org.apache.flink.api.common.accumulators.LongCounter documents;
 
     /** Accumulator counting the document verdicts emitted (read by the job for its summary). */
     public static final String DOCUMENTS = "moderation-documents";
+
+    /** One document's windows so far: the worst one, how many, their score sum, the last token. */
+    public static class Windows {
+        public ModerationResult worst;
+        public int seen;
+        public float[] scoreSum;
+        public int lastToken;
+
+        public Windows() {}
+    }
 
     public DocVerdictFunction(Classification classification, Policy policy) {
         this.classification = classification;
@@ -54,13 +60,8 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
 
     @Override
     public void open(OpenContext openContext) {
-        worst = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("worst-window", TypeInformation.of(ModerationResult.class)));
-        seen = getRuntimeContext().getState(new ValueStateDescriptor<>("windows-seen", Types.INT));
-        sum = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("score-sum",
-                        org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.FLOAT_PRIMITIVE_ARRAY_TYPE_INFO));
-        ends = getRuntimeContext().getState(new ValueStateDescriptor<>("last-token", Types.INT));
+        windows = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("document-windows", TypeInformation.of(Windows.class)));
         documents = new org.apache.flink.api.common.accumulators.LongCounter();
         getRuntimeContext().addAccumulator(DOCUMENTS, documents);
     }
@@ -73,43 +74,41 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
             out.collect(window); // not a window: nothing to combine
             return;
         }
-        ModerationResult w = worst.value();
-        if (w == null || worse(window, w)) {
-            w = window;
+        Windows d = windows.value();
+        if (d == null) {
+            d = new Windows();
+            d.scoreSum = new float[window.scores.length];
         }
-        int n = seen.value() == null ? 1 : seen.value() + 1;
-        float[] total = sum.value() == null ? new float[window.scores.length] : sum.value();
-        for (int i = 0; i < total.length; i++) {
-            total[i] += window.scores[i];
+        if (d.worst == null || worse(window, d.worst)) {
+            d.worst = window;
         }
-        int end = Math.max(window.decidingTokenEnd, ends.value() == null ? 0 : ends.value());
-        if (n < window.chunkCount) {
-            worst.update(w);
-            seen.update(n);
-            sum.update(total);
-            ends.update(end);
+        d.seen++;
+        for (int i = 0; i < d.scoreSum.length; i++) {
+            d.scoreSum[i] += window.scores[i];
+        }
+        d.lastToken = Math.max(d.lastToken, window.decidingTokenEnd);
+        if (d.seen < window.chunkCount) {
+            windows.update(d);
             return;
         }
-        worst.clear();
-        seen.clear();
-        sum.clear();
-        ends.clear();
+        windows.clear();
+        ModerationResult w = d.worst;
         w.id = w.docId;
-        w.tokenCount = end; // the document's content tokens: the last window's end
+        w.tokenCount = d.lastToken; // the document's content tokens: the last window's end
         if (policy == Policy.MEAN) {
-            float[] mean = new float[total.length];
+            float[] mean = new float[d.scoreSum.length];
             for (int i = 0; i < mean.length; i++) {
-                mean[i] = total[i] / n;
+                mean[i] = d.scoreSum[i] / d.seen;
             }
-            Classification.Decision d = classification.decide(mean);
+            Classification.Decision decision = classification.decide(mean);
             w.scores = mean;
-            w.label = d.label();
-            w.score = d.score();
-            w.flagged = d.flagged();
-            w.flaggedLabels = d.flaggedLabels().toArray(String[]::new);
+            w.label = decision.label();
+            w.score = decision.score();
+            w.flagged = decision.flagged();
+            w.flaggedLabels = decision.flaggedLabels().toArray(String[]::new);
             w.decidingChunk = -1;
             w.decidingTokenStart = 0;
-            w.decidingTokenEnd = end;
+            w.decidingTokenEnd = d.lastToken;
         }
         documents.add(1);
         out.collect(w);

@@ -75,8 +75,7 @@ public final class ModerationPipeline {
                 .uid("flagged");
         write(verdicts, options, runId, RESULTS_DIR);
         write(flagged, options, runId, FLAGGED_DIR);
-        KafkaOutputs.write(verdicts, options, runId, "verdicts",
-                (org.apache.flink.util.function.SerializableFunction<ModerationResult, String>) r -> r.id);
+        KafkaOutputs.write(verdicts, options, runId, "verdicts", r -> r.id);
         FileOutputs.writeMetrics(scored.getSideOutput(Outputs.BATCH_METRICS), options, runId);
         DataStream<ErrorRecord> allErrors = errors.get(0);
         for (DataStream<ErrorRecord> e : errors.subList(1, errors.size())) {
