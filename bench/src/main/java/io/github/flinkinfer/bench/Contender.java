@@ -290,7 +290,7 @@ public final class Contender {
         Stats s = new Stats();
         long cpu0 = s.start();
         var summary = EmbeddingJob.run(o,
-                StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+                io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
         s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;

@@ -9,6 +9,7 @@ import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.util.ArrayList;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,7 +43,9 @@ public class EmbedOptions {
     public String textField;
 
     @Option(names = {"-o", "--output"}, required = true,
-            description = "Output directory; gets embeddings/, metrics/, errors/ and run-summary.json.")
+            description = "Output directory on any Flink file system (a path, file://, s3://, hdfs://,"
+                    + " gs://, abfs://); gets embeddings/, metrics/, errors/, report-<run-id>.json|html"
+                    + " and _SUCCESS-<run-id>.")
     public String output;
 
     @Option(names = "--output-format", split = ",", defaultValue = "parquet",
@@ -185,7 +188,7 @@ public class EmbedOptions {
     public double maxErrorRate;
 
     @Option(names = "--progress-seconds", defaultValue = "5",
-            description = "Print a progress line this often during a run with local output (0 = off)."
+            description = "Print a progress line this often during a run (0 = off)."
                     + " Default: ${DEFAULT-VALUE}.")
     public int progressSeconds;
 
@@ -194,25 +197,29 @@ public class EmbedOptions {
     public String runId;
 
     @Option(names = "--overwrite",
-            description = "Replace the outputs of an earlier run with the same --run-id (local"
-                    + " output only). Without it such a run is refused, so outputs never duplicate.")
+            description = "Remove the files of an earlier run with the same --run-id from --output"
+                    + " first (any file system; other runs' files stay). Without it such a run is"
+                    + " refused, so outputs never duplicate.")
     public boolean overwrite;
 
-    @Option(names = "--runtime-mode", defaultValue = "BATCH",
+    @Option(names = "--runtime-mode",
             description = "Flink runtime mode: BATCH (bounded inputs) or STREAMING (checkpointed)."
-                    + " Default: ${DEFAULT-VALUE}.")
-    public String runtimeMode;
+                    + " Default: the cluster's execution.runtime-mode when set, else BATCH.")
+    public RuntimeExecutionMode runtimeMode;
 
     @Option(names = "--checkpoint-interval-ms", defaultValue = "30000",
             description = "Checkpoint interval in STREAMING mode. Default: ${DEFAULT-VALUE}.")
     public long checkpointIntervalMillis;
 
-    @Option(names = "--restart-attempts", defaultValue = "5",
-            description = "Fixed-delay restart attempts after a failure. Default: ${DEFAULT-VALUE}.")
-    public int restartAttempts;
+    @Option(names = "--restart-attempts",
+            description = "Fixed-delay restart attempts after a failure. Default: the cluster's"
+                    + " restart strategy when it sets one, else fixed-delay with "
+                    + FlinkDefaults.RESTART_ATTEMPTS + " attempts.")
+    public Integer restartAttempts;
 
+    /** BATCH unless STREAMING was chosen (by option or by the cluster, see FlinkDefaults). */
     public boolean isBatchMode() {
-        return runtimeMode.equalsIgnoreCase("BATCH");
+        return runtimeMode != RuntimeExecutionMode.STREAMING;
     }
 
     public ModelCard modelCard() {
@@ -248,7 +255,7 @@ public class EmbedOptions {
         if (index.incremental() && duplicates != DuplicatePolicy.KEEP_FIRST) {
             throw new IllegalArgumentException("--previous-output needs --duplicates KEEP_FIRST");
         }
-        if (!runtimeMode.equalsIgnoreCase("BATCH") && !runtimeMode.equalsIgnoreCase("STREAMING")) {
+        if (runtimeMode == RuntimeExecutionMode.AUTOMATIC) {
             throw new IllegalArgumentException("--runtime-mode must be BATCH or STREAMING");
         }
         if (maxRecordBytes <= 0) {

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +18,6 @@ import picocli.CommandLine.Model.OptionSpec;
  * machine. Written as {@code run-info-<run-id>.json} beside the outputs for the report.
  */
 final class RunInfo {
-    /** Option names whose values are never written anywhere. */
     /**
      * Option names whose values are redacted: any dash-separated word of the name is one of
      * these. Whole words, so {@code --max-batch-tokens} (a size) is kept while {@code
@@ -71,8 +68,7 @@ final class RunInfo {
         return settings;
     }
 
-    static void write(Path file, Map<String, Object> info) throws IOException {
-        Files.createDirectories(file.getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), info);
+    static String toJson(Map<String, Object> info) throws IOException {
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(info);
     }
 }

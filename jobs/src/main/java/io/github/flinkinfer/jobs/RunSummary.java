@@ -4,18 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * Job-wide totals, cost and chart series of one run, computed from its committed per-batch
@@ -97,23 +93,22 @@ public final class RunSummary {
         public Map<Integer, Long> tokenLengthHistogram = new TreeMap<>();
     }
 
-    /** Reads a local output directory's records of {@code runId}; wall ≤ 0 derives it. */
-    public static RunSummary read(Path output, String runId, double wallSeconds) throws IOException {
+    /** Reads a run's committed records from its output (any file system); wall ≤ 0 derives it. */
+    public static RunSummary read(RunOutput output, double wallSeconds) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        List<JsonNode> metrics = lines(output.resolve(FileOutputs.METRICS_DIR), runId, json);
-        List<JsonNode> errors = lines(output.resolve(FileOutputs.ERRORS_DIR), runId, json);
+        List<JsonNode> metrics = lines(output, FileOutputs.METRICS_DIR, json);
+        List<JsonNode> errors = lines(output, FileOutputs.ERRORS_DIR, json);
         RunSummary r = new RunSummary();
-        r.runId = runId;
-        Path info = output.resolve("run-info-" + runId + ".json");
-        if (Files.exists(info)) {
-            r.runInfo = json.readTree(info.toFile());
+        r.runId = output.runId();
+        if (output.exists(output.runInfo())) {
+            r.runInfo = json.readTree(output.read(output.runInfo()));
         }
         r.totals(metrics, errors);
         r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics);
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
         r.cost(metrics);
-        for (JsonNode s : lines(output.resolve("skipped"), runId, json)) {
+        for (JsonNode s : lines(output, io.github.flinkinfer.jobs.index.IndexOutputs.SKIPPED_DIR, json)) {
             r.skippedUnchanged++;
             r.skippedTokens += s.path("tokens").asLong();
         }
@@ -263,32 +258,19 @@ public final class RunSummary {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static List<JsonNode> lines(Path dir, String runId, ObjectMapper json) throws IOException {
+    private static List<JsonNode> lines(RunOutput output, String dir, ObjectMapper json) throws IOException {
         List<JsonNode> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("part-" + runId + "-"))
-                    .sorted().toList()) {
-                try (BufferedReader r = Files.newBufferedReader(f)) {
-                    String line;
-                    while ((line = r.readLine()) != null) {
-                        if (!line.isBlank()) {
-                            out.add(json.readTree(line));
-                        }
-                    }
-                }
-            }
+        for (String line : output.committedLines(dir)) {
+            out.add(json.readTree(line));
         }
         return out;
     }
 
     /** Writes {@code report-<run-id>.json} and the self-contained {@code report-<run-id>.html}. */
-    public void write(Path output) throws IOException {
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(output.resolve("report-" + runId + ".json").toFile(), this);
-        Files.writeString(output.resolve("report-" + runId + ".html"), io.github.flinkinfer.jobs.report.ReportHtml.render(this));
+    public void write(RunOutput output) throws IOException {
+        output.write(output.report("json"),
+                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this));
+        output.write(output.report("html"), io.github.flinkinfer.jobs.report.ReportHtml.render(this));
     }
 
     public void print(PrintStream out) {

@@ -59,10 +59,11 @@ class OverlapITCase {
                 "--run-id", name, "--parallelism", "2", "--max-batch-tokens", "512");
         o.validate();
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o));
+                io.github.flinkinfer.jobs.FlinkDefaults.environment(o);
         env.setParallelism(o.parallelism);
-        EmbeddingPipeline.build(env, o, name,
-                new ReportsDevice(ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()), reported));
+        InferencePipeline.build(env, o, name,
+                new ReportsDevice(ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()), reported),
+                new EmbeddingTask());
         env.execute("overlap " + name);
         return out;
     }

@@ -29,8 +29,8 @@ class ReportBrowserTest {
             rows.get(i).bucketEdge = 16 << (i % 4);
         }
         RunSummaryCostTest.write(out.resolve("metrics"), rows);
-        RunSummary report = RunSummary.read(out, "c", 60);
-        report.write(out);
+        RunSummary report = RunSummary.read(RunOutput.of(out.toString(), "c"), 60);
+        report.write(RunOutput.of(out.toString(), "c"));
         Path html = out.resolve("report-c.html");
         String page = Files.readString(html);
         assertThat(page.replace("xmlns=\"http://www.w3.org/2000/svg\"", ""))

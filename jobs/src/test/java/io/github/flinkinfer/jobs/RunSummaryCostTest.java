@@ -55,7 +55,7 @@ class RunSummaryCostTest {
         ErrorRecord inferError = ErrorRecord.of("z", "f:9", "infer", "inference_failed", "x", 3);
         write(out.resolve("errors"), List.of(parseError, inferError));
 
-        RunSummary s = RunSummary.read(out, "c", 20.0); // 20 s job wall, 2 subtasks held
+        RunSummary s = RunSummary.read(RunOutput.of(out.toString(), "c"), 20.0); // 20 s job wall, 2 subtasks held
 
         assertThat(s.succeeded).isEqualTo(249);
         assertThat(s.failed).isEqualTo(2);
@@ -83,7 +83,7 @@ class RunSummaryCostTest {
         for (Object r : rows) {
             sb.append(json.writeValueAsString(r)).append('\n');
         }
-        Files.writeString(dir.resolve("part-c-0.jsonl"), sb);
+        Files.writeString(dir.resolve("part-c-" + java.util.UUID.nameUUIDFromBytes(dir.toString().getBytes()) + "-0.jsonl"), sb);
     }
 
     /** The throughput curve spreads each batch over the time it ran, and adds up to the items. */
@@ -93,7 +93,7 @@ class RunSummaryCostTest {
         rows.add(batch(0, 0, 300, 0, 3000, 0)); // runs 0..3 s: 100 items/s
         rows.add(batch(1, 0, 100, 0, 3000, 0)); // runs 0..3 s beside it: +33 items/s
         write(out.resolve("metrics"), rows);
-        RunSummary s = RunSummary.read(out, "c", 5.0);
+        RunSummary s = RunSummary.read(RunOutput.of(out.toString(), "c"), 5.0);
         double width = s.series.throughput.get(0)[0];
         double total = s.series.throughput.stream().mapToDouble(p -> p[1] * width).sum();
         assertThat(total).isCloseTo(400, within(1e-6));

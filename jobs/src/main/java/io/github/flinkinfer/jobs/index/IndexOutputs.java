@@ -4,11 +4,7 @@ import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.SkippedDocument;
-import org.apache.flink.connector.file.sink.FileSink;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
-import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
 
 /**
  * Sinks for index formats, beside {@link FileOutputs}' Parquet and JSONL: {@code
@@ -22,33 +18,17 @@ public final class IndexOutputs {
     private IndexOutputs() {}
 
     public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
-        Path dir = new Path(o.output, FileOutputs.EMBEDDINGS_DIR);
         if (o.outputFormats.contains(IndexOptions.OPENSEARCH_BULK)) {
-            results.sinkTo(FileSink.forRowFormat(dir,
-                                    new OpenSearchBulkEncoder(o.index.indexName, o.index.vectorField))
-                            .withBucketAssigner(new BasePathBucketAssigner<>())
-                            .withOutputFileConfig(partNames(runId, ".bulk.ndjson"))
-                            .build())
-                    .name("write-embeddings-opensearch-bulk")
-                    .uid("write-embeddings-opensearch-bulk");
+            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, ".bulk.ndjson",
+                    new OpenSearchBulkEncoder(o.index.indexName, o.index.vectorField), IndexOptions.OPENSEARCH_BULK);
         }
         if (o.outputFormats.contains(IndexOptions.PGVECTOR_CSV)) {
-            results.sinkTo(FileSink.forBulkFormat(dir, new PgvectorCsvWriter())
-                            .withBucketAssigner(new BasePathBucketAssigner<>())
-                            .withOutputFileConfig(partNames(runId, ".csv"))
-                            .build())
-                    .name("write-embeddings-pgvector-csv")
-                    .uid("write-embeddings-pgvector-csv");
+            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, ".csv",
+                    new PgvectorCsvWriter(), IndexOptions.PGVECTOR_CSV);
         }
     }
 
     public static void writeSkipped(DataStream<SkippedDocument> skipped, EmbedOptions o, String runId) {
-        skipped.sinkTo(FileOutputs.jsonl(new Path(o.output, SKIPPED_DIR), runId))
-                .name("write-skipped")
-                .uid("write-skipped");
-    }
-
-    private static OutputFileConfig partNames(String runId, String suffix) {
-        return OutputFileConfig.builder().withPartPrefix("part-" + runId).withPartSuffix(suffix).build();
+        FileOutputs.write(skipped, o, runId, SKIPPED_DIR, ".jsonl", new io.github.flinkinfer.jobs.io.JsonLinesEncoder<>(), null);
     }
 }

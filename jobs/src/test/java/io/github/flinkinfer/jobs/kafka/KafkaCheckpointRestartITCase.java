@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
-import io.github.flinkinfer.jobs.EmbeddingPipeline;
+import io.github.flinkinfer.jobs.EmbeddingTask;
+import io.github.flinkinfer.jobs.InferencePipeline;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
@@ -64,11 +65,11 @@ class KafkaCheckpointRestartITCase {
                 "--max-batch-size", "16", "--lookahead-batches", "1").toArray(String[]::new));
         o.validate();
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o));
+                io.github.flinkinfer.jobs.FlinkDefaults.environment(o);
         env.setParallelism(o.parallelism);
         env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
-        EmbeddingPipeline.build(env, o, "cp", new FailOnceAfterCheckpoint(
-                ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions())));
+        InferencePipeline.build(env, o, "cp", new FailOnceAfterCheckpoint(
+                ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions())), new EmbeddingTask());
 
         CompletableFuture<Void> job = CompletableFuture.runAsync(() -> {
             try {

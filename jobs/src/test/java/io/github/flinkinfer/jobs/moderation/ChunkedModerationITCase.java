@@ -87,10 +87,10 @@ class ChunkedModerationITCase {
         args.addAll(List.of(extra));
         EmbedOptions o = Jobs.options(args.toArray(String[]::new));
         var summary = ModerationJob.run(
-                o, policy, StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+                o, policy, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
         assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
         Map<String, JsonNode> byId = new HashMap<>();
-        for (JsonNode n : Outputs.jsonLines(out.resolve(ModerationPipeline.RESULTS_DIR))) {
+        for (JsonNode n : Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR))) {
             assertThat(byId.put(n.get("id").asText(), n)).as("duplicate").isNull();
         }
         assertThat(summary).isNotNull();

@@ -51,10 +51,10 @@ class ModerationJobITCase {
                 "--model", ModerationJob.DEFAULT_MODEL, "--parallelism", "2",
                 "--output-format", "parquet,jsonl", "--progress-seconds", "0");
         RunSummary summary = ModerationJob.run(
-                o, StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+                o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
 
         float threshold = ModelCard.resolve(ModerationJob.DEFAULT_MODEL).classification.thresholds.get("spam");
-        List<JsonNode> results = Outputs.jsonLines(out.resolve(ModerationPipeline.RESULTS_DIR));
+        List<JsonNode> results = Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR));
         assertThat(results).extracting(n -> n.get("id").asText())
                 .doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(gold.keySet());
@@ -69,15 +69,15 @@ class ModerationJobITCase {
                 .filter(r -> r.get("scores").get("spam").asDouble() >= threshold)
                 .map(r -> r.get("id").asText())
                 .collect(Collectors.toSet());
-        List<JsonNode> flagged = Outputs.jsonLines(out.resolve(ModerationPipeline.FLAGGED_DIR));
+        List<JsonNode> flagged = Outputs.jsonLines(out.resolve(ModerationTask.FLAGGED_DIR));
         assertThat(flagged).extracting(n -> n.get("id").asText())
                 .doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(overThreshold);
         assertThat(flagged).allSatisfy(f -> assertThat(f.get("flagged_labels").get(0).asText()).isEqualTo("spam"));
 
-        Map<String, GenericRecord> parquet = parquet(out.resolve(ModerationPipeline.RESULTS_DIR));
+        Map<String, GenericRecord> parquet = parquet(out.resolve(ModerationTask.RESULTS_DIR));
         assertThat(parquet.keySet()).containsExactlyInAnyOrderElementsOf(gold.keySet());
-        assertThat(parquet(out.resolve(ModerationPipeline.FLAGGED_DIR)).keySet())
+        assertThat(parquet(out.resolve(ModerationTask.FLAGGED_DIR)).keySet())
                 .containsExactlyInAnyOrderElementsOf(overThreshold);
         for (JsonNode r : results) {
             GenericRecord row = parquet.get(r.get("id").asText());

@@ -53,10 +53,10 @@ class ModerationKafkaITCase {
                 "--kafka-output-topic", "verdicts", "--kafka-errors-topic", "moderation-errors",
                 "--kafka-transactional-id-prefix", "moderation-it");
         RunSummary summary = ModerationJob.run(
-                o, StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+                o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
 
         Map<String, Boolean> fromFiles = new HashMap<>();
-        for (JsonNode n : Outputs.jsonLines(out.resolve(ModerationPipeline.RESULTS_DIR))) {
+        for (JsonNode n : Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR))) {
             fromFiles.put(n.get("id").asText(), n.get("flagged").asBoolean());
         }
         assertThat(fromFiles).hasSize(150);

@@ -23,6 +23,6 @@ public final class MiniClusters {
     /** Runs the embedding job on the test cluster exactly as the CLI would. */
     public static RunSummary embed(EmbedOptions o) throws Exception {
         return EmbeddingJob.run(
-                o, StreamExecutionEnvironment.getExecutionEnvironment(EmbeddingJob.configuration(o)));
+                o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
     }
 }

@@ -29,28 +29,23 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * Builds the embedding job's dataflow on an environment:
+ * Builds every run's dataflow on an environment; only the result writers depend on the task:
  *
  * <pre>
- *  source ─▶ parse ─▶ dedupe ids ─▶ tokenize ─▶ batch + infer ─▶ embeddings (Parquet, JSONL)
+ *  source ─▶ parse ─▶ dedupe ids ─▶ tokenize ─▶ batch + infer ─▶ results  (the task's writers)
  *             │           │            │              ├──────────▶ metrics  (one row per batch)
  *             └───────────┴────────────┴──────────────┴──────────▶ errors   (one row per failed input)
  * </pre>
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network. Sources
- * and sinks are chosen from the options; the middle ({@link #infer}) is shared by every job.
+ * and sinks are chosen from the options; the middle is {@link #infer}.
  */
-public final class EmbeddingPipeline {
-    private EmbeddingPipeline() {}
+public final class InferencePipeline {
+    private InferencePipeline() {}
 
-    /** Adds the whole job to {@code env}, reading and writing per {@code options}. */
-    public static void build(StreamExecutionEnvironment env, EmbedOptions options, String runId) {
-        build(env, options, runId, ModelRuntimeFactory.onnx(options.modelCard(), options.runtimeOptions()));
-    }
-
-    /** Same, with the model runtime supplied (tests inject faults through it). */
-    public static void build(
-            StreamExecutionEnvironment env, EmbedOptions options, String runId, ModelRuntimeFactory model) {
+    /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code options}. */
+    public static void build(StreamExecutionEnvironment env, EmbedOptions options, String runId,
+            ModelRuntimeFactory model, InferenceTask task) {
         if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
             KafkaPreflight.check(options, runId);
         }
@@ -60,9 +55,7 @@ public final class EmbeddingPipeline {
         IndexSteps.Extras extras = new IndexSteps.Extras();
         SingleOutputStreamOperator<InferenceResult> results =
                 infer(input.documents(), options, runId, model, errors, extras);
-        DataStream<InferenceResult> rows = extras.allRows(results);
-        FileOutputs.writeResults(rows, options, runId);
-        KafkaOutputs.writeResults(rows, options, runId);
+        task.writeResults(extras.allRows(results), options, runId, model.card());
         extras.writeSkipped(options, runId);
         FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), options, runId);
         DataStream<ErrorRecord> allErrors = union(errors);
@@ -142,7 +135,7 @@ public final class EmbeddingPipeline {
                                 TypeInformation.of(InferenceResult.class),
                                 new BatchInferenceOperator(model, options.batching(), runId,
                                         options.cost.model(options.intraOpThreads))
-                                        .withQualityGate(options.quality.gate(model.options()))
+                                        .withQualityGate(options.quality.gate(model.options(), options.model))
                                         .withOverlap(options.overlap))
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));

@@ -1,0 +1,27 @@
+package io.github.flinkinfer.jobs;
+
+import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.Task;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/** Embedding runs: vectors to {@code embeddings/} in the chosen formats, and to Kafka when asked. */
+public final class EmbeddingTask implements InferenceTask {
+    @Override
+    public String name() {
+        return "embed";
+    }
+
+    @Override
+    public Task modelTask() {
+        return Task.EMBEDDING;
+    }
+
+    @Override
+    public void writeResults(DataStream<InferenceResult> rows, EmbedOptions o, String runId, ModelCard card) {
+        FileOutputs.writeResults(rows, o, runId);
+        KafkaOutputs.writeResults(rows, o, runId);
+    }
+}

@@ -1,0 +1,180 @@
+package io.github.flinkinfer.jobs;
+
+import io.github.flinkinfer.operators.ErrorBudgetExceededException;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.ModelFiles;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.DetachedJobExecutionResult;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The one lifecycle of every run, whatever its task: validate → verify model files → prepare the
+ * output (rerun guard) → build → execute → clean up → summary and report → verdicts (error budget,
+ * quality gate) → success marker. All of it through Flink's file systems, so a run on a cluster
+ * against object storage gets the same report, verdicts and {@code _SUCCESS-<run-id>} as a local
+ * one.
+ *
+ * <pre>{@code
+ * EmbedOptions o = ...; // parsed by picocli
+ * RunSummary s = InferenceRun.execute(new EmbeddingTask(), o, FlinkDefaults.environment(o));
+ * }</pre>
+ */
+public final class InferenceRun {
+    private InferenceRun() {}
+
+    /** Runs {@code task} with the real ONNX runtime; null when submitted detached. */
+    public static RunSummary execute(InferenceTask task, EmbedOptions o, StreamExecutionEnvironment env)
+            throws Exception {
+        return execute(task, o, env, null);
+    }
+
+    /**
+     * Same, with the model runtime supplied (tests inject faults through it; null = the card's
+     * ONNX model with the options' runtime settings).
+     */
+    public static RunSummary execute(InferenceTask task, EmbedOptions o, StreamExecutionEnvironment env,
+            ModelRuntimeFactory model) throws Exception {
+        adoptRuntimeMode(o, env);
+        o.validate();
+        ModelCard card = o.modelCard();
+        if (card.task != task.modelTask()) {
+            throw new IllegalArgumentException(task.name() + " needs " + article(task.modelTask())
+                    + " model; '" + o.model + "' is " + article(card.task));
+        }
+        task.validate(o, card);
+        o.quality.validateFor(card, o.model);
+        verifyModelFiles(card);
+        String runId = o.runId != null ? o.runId
+                : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        RunOutput out = RunOutput.of(o.output, runId);
+        out.prepare(o.overwrite);
+
+        if (o.parallelism > 0) {
+            env.setParallelism(o.parallelism);
+        }
+        if (!o.isBatchMode()) {
+            env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
+        }
+        InferencePipeline.build(env, o, runId,
+                model != null ? model : ModelRuntimeFactory.onnx(card, o.runtimeOptions()), task);
+        out.write(out.runInfo(), RunInfo.toJson(RunInfo.of(o, card, runId)));
+
+        long start = System.nanoTime();
+        JobExecutionResult result = executeWithProgress(env, o, out,
+                task.name() + " " + card.id() + " run " + runId);
+        if (result instanceof DetachedJobExecutionResult) {
+            System.out.printf("submitted job %s detached; when it ends, `report --output %s --run-id %s`"
+                    + " builds the report and judges the run (docs/operations.md)%n",
+                    result.getJobID(), o.output, runId);
+            return null;
+        }
+        double wall = (System.nanoTime() - start) / 1e9;
+        int abandoned = out.removeAbandonedInProgress();
+        if (abandoned > 0) {
+            System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
+        }
+        RunSummary summary = RunSummary.read(out, wall);
+        task.summarize(summary, result, o);
+        summary.write(out);
+        judge(summary, o.quality.floor, referenceName(o), out);
+        out.write(out.successMarker(), result.getJobID() + "\n");
+        return summary;
+    }
+
+    /**
+     * The verdicts a finished run must pass before it gets its success marker; throws {@link
+     * QualityGateException} otherwise (outputs stay for inspection). Cosine is judged by its
+     * minimum, label agreement by its share.
+     */
+    static void judge(RunSummary summary, double floor, String reference, RunOutput out) {
+        RunSummary.Quality q = summary.quality;
+        if (q.checked == 0) {
+            return;
+        }
+        boolean labels = "label_agreement".equals(q.metric);
+        double value = labels ? q.mean : q.min;
+        if (value < floor) {
+            throw new QualityGateException(String.format(Locale.ROOT,
+                    "Quality gate failed: %s %s %.5f (min %.5f, mean %.5f over %d outputs) < --quality-floor %s"
+                            + " against %s; see %s", q.metric, labels ? "mean" : "min", value, q.min,
+                    q.mean, q.checked, floor, reference, out.report("html")));
+        }
+    }
+
+    private static JobExecutionResult executeWithProgress(
+            StreamExecutionEnvironment env, EmbedOptions o, RunOutput out, String jobName) throws Exception {
+        ProgressReporter progress = null;
+        if (o.progressSeconds > 0 && !o.inputs.isEmpty()) {
+            progress = new ProgressReporter(out.resolve(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR),
+                    ProgressReporter.estimateRecords(o.inputs), System.out);
+            progress.start(o.progressSeconds);
+        }
+        try {
+            return env.execute(jobName);
+        } catch (Exception e) {
+            ErrorBudgetExceededException budget = findCause(e, ErrorBudgetExceededException.class);
+            if (budget == null) {
+                throw e;
+            }
+            // Do not leave a mostly-empty output looking like a result.
+            out.discard();
+            throw new ErrorBudgetExceededException(budget.getMessage());
+        } finally {
+            if (progress != null) {
+                progress.close();
+            }
+        }
+    }
+
+    /** Without {@code --runtime-mode}, the run takes the mode the environment was configured with. */
+    private static void adoptRuntimeMode(EmbedOptions o, StreamExecutionEnvironment env) {
+        if (o.runtimeMode == null) {
+            RuntimeExecutionMode configured = env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE);
+            o.runtimeMode = configured == RuntimeExecutionMode.STREAMING
+                    ? RuntimeExecutionMode.STREAMING : RuntimeExecutionMode.BATCH;
+        }
+        env.setRuntimeMode(o.runtimeMode);
+    }
+
+    /** Refuses to start on a tampered model before any cluster work (TaskManagers check again). */
+    static void verifyModelFiles(ModelCard card) {
+        ModelFiles.readVerified(card, card.onnx);
+        ModelFiles.readVerified(card, card.tokenizer);
+        if (card.base != null) {
+            ModelFiles.readVerified(card.base, card.base.onnx);
+        }
+    }
+
+    static String referenceName(EmbedOptions o) {
+        return o.quality.referenceFor(o.model);
+    }
+
+    static <T extends Throwable> T findCause(Throwable t, Class<T> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
+    }
+
+    private static String article(io.github.flinkinfer.runtime.Task task) {
+        String name = task.name().toLowerCase(Locale.ROOT);
+        return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
+    }
+
+    /** Prints the summary and where its report is. */
+    static void print(RunSummary summary, EmbedOptions o, PrintStream console) throws IOException {
+        summary.print(console);
+        console.println("  report             " + RunOutput.of(o.output, summary.runId).report("html"));
+    }
+}

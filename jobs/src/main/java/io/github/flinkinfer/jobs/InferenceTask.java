@@ -1,0 +1,35 @@
+package io.github.flinkinfer.jobs;
+
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.Task;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * What one kind of run (embedding, moderation, the next one) adds to the lifecycle every run
+ * shares ({@link InferenceRun}) and to the dataflow every run shares ({@link InferencePipeline}):
+ * the model task it needs, its own option checks, how its result rows are written, and extra
+ * summary totals. Source, dedupe, tokenize, batch-and-infer, metrics, errors, error budget,
+ * rerun guard, report, quality gate and success marker are not its business.
+ *
+ * <pre>{@code
+ * RunSummary s = InferenceRun.execute(new EmbeddingTask(), options, env);
+ * }</pre>
+ */
+public interface InferenceTask {
+    /** The command's name, for the job name and messages ({@code embed}, {@code moderate}). */
+    String name();
+
+    /** The kind of model the task runs. */
+    Task modelTask();
+
+    /** Checks the task's own option combinations; throws IllegalArgumentException. */
+    default void validate(EmbedOptions options, ModelCard card) {}
+
+    /** Writes the result rows (every successful item) to the task's outputs. */
+    void writeResults(DataStream<InferenceResult> rows, EmbedOptions options, String runId, ModelCard card);
+
+    /** Adds task-specific totals from the finished job to the summary. */
+    default void summarize(RunSummary summary, JobExecutionResult result, EmbedOptions options) {}
+}

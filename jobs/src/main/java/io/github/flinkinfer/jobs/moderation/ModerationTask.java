@@ -1,0 +1,119 @@
+package io.github.flinkinfer.jobs.moderation;
+
+import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.InferenceTask;
+import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.io.JsonLinesEncoder;
+import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.runtime.Classification;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.Task;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * Moderation runs: a verdict per item from the classifier's scores, written to {@code results/}
+ * (every item) and {@code flagged/} (threshold crossed), and to Kafka when asked:
+ *
+ * <pre>
+ *  ... batch + infer ─▶ classify ─▶ results/  (every item)
+ *                              └──▶ flagged/  (threshold crossed)
+ *  with --chunk-size, tokenize cuts token windows and classify is followed by a keyed step that
+ *  emits one verdict per document (DocVerdictFunction, --chunk-verdict)
+ * </pre>
+ */
+public final class ModerationTask implements InferenceTask {
+    public static final String RESULTS_DIR = "results";
+    public static final String FLAGGED_DIR = "flagged";
+
+    private final DocVerdictFunction.Policy chunkVerdict;
+
+    public ModerationTask(DocVerdictFunction.Policy chunkVerdict) {
+        this.chunkVerdict = chunkVerdict;
+    }
+
+    @Override
+    public String name() {
+        return "moderate";
+    }
+
+    @Override
+    public Task modelTask() {
+        return Task.CLASSIFICATION;
+    }
+
+    @Override
+    public void validate(EmbedOptions o, ModelCard card) {
+        if (o.index.incremental()
+                || o.index.chunking().pooling() != io.github.flinkinfer.operators.chunk.Chunking.Pooling.NONE) {
+            throw new IllegalArgumentException("--previous-output and --doc-pooling are embedding-job"
+                    + " options; moderate judges a chunked document by its windows (--chunk-verdict)");
+        }
+        for (String f : o.outputFormats) {
+            if (!f.equals("parquet") && !f.equals("jsonl")) {
+                throw new IllegalArgumentException("moderate writes parquet and/or jsonl, not " + f);
+            }
+        }
+    }
+
+    @Override
+    public void writeResults(DataStream<InferenceResult> scored, EmbedOptions o, String runId, ModelCard card) {
+        DataStream<ModerationResult> verdicts = scored
+                .map(new Classify(card.classification))
+                .returns(TypeInformation.of(ModerationResult.class))
+                .name("classify")
+                .uid("classify");
+        if (o.index.chunking().enabled()) { // one verdict per document from its windows
+            verdicts = verdicts
+                    .keyBy(r -> r.docId != null ? r.docId : r.id, Types.STRING)
+                    .process(new DocVerdictFunction(card.classification, chunkVerdict))
+                    .returns(TypeInformation.of(ModerationResult.class))
+                    .name("document-verdicts")
+                    .uid("document-verdicts");
+        }
+        DataStream<ModerationResult> flagged = verdicts
+                .filter(r -> r.flagged)
+                .name("flagged")
+                .uid("flagged");
+        write(verdicts, o, runId, RESULTS_DIR);
+        write(flagged, o, runId, FLAGGED_DIR);
+        KafkaOutputs.write(verdicts, o, runId, "verdicts", r -> r.id);
+    }
+
+    @Override
+    public void summarize(RunSummary summary, JobExecutionResult result, EmbedOptions o) {
+        if (o.index.chunking().enabled()) { // items are windows there; say how many documents
+            Object docs = result.getAccumulatorResult(DocVerdictFunction.DOCUMENTS);
+            summary.documents = docs instanceof Number n ? n.longValue() : 0L;
+        }
+    }
+
+    private static void write(DataStream<ModerationResult> results, EmbedOptions o, String runId, String dir) {
+        if (o.outputFormats.contains("parquet")) {
+            FileOutputs.write(results, o, runId, dir, ".parquet", new ModerationParquetWriter(), "parquet");
+        }
+        if (o.outputFormats.contains("jsonl")) {
+            FileOutputs.write(results, o, runId, dir, ".jsonl", new ModerationJsonEncoder(), "jsonl");
+        }
+    }
+
+    /** Scores → verdict with the card's labels and thresholds. */
+    static final class Classify implements MapFunction<InferenceResult, ModerationResult> {
+        private static final long serialVersionUID = 1L;
+        private final Classification classification;
+
+        Classify(Classification classification) {
+            this.classification = classification;
+        }
+
+        @Override
+        public ModerationResult map(InferenceResult r) {
+            return ModerationResult.of(r, classification);
+        }
+    }
+}
