@@ -50,8 +50,9 @@ public class QualityOptions {
         }
         ModelCard ref = ModelCard.resolve(referenceFor(model));
         if (ref.task != card.task) {
-            throw new IllegalArgumentException("--quality-reference " + referenceFor(model) + " is a "
-                    + ref.task + " model, the run's model " + card.id() + " is " + card.task);
+            throw new IllegalArgumentException("--quality-reference " + referenceFor(model)
+                    + " is a model for " + ref.task + ", the run's model " + card.id() + " for "
+                    + card.task + "; their outputs cannot be compared");
         }
         if (card.classification != null
                 && !ref.classification.labels.equals(card.classification.labels)) {

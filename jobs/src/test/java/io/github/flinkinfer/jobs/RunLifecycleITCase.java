@@ -1,0 +1,137 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkinfer.jobs.moderation.ModerationJob;
+import io.github.flinkinfer.jobs.moderation.ModerationTask;
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The one run lifecycle, the same for both tasks: verdicts decide the success marker, the
+ * default quality reference fits the task, the output location is the same whatever form its
+ * path takes, and re-runs neither duplicate nor touch other runs' files.
+ */
+class RunLifecycleITCase {
+    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
+
+    static final Map<String, String> CORPUS = Corpus.sample(60);
+
+    @TempDir Path tmp;
+
+    private Path input() {
+        return Corpus.writeJsonl(tmp.resolve("in.jsonl"), CORPUS);
+    }
+
+    private RunSummary embed(String output, String runId, String... extra) throws Exception {
+        return MiniClusters.embed(Jobs.options(args(output, runId, extra)));
+    }
+
+    private RunSummary moderate(String output, String runId, String... extra) throws Exception {
+        EmbedOptions o = Jobs.options(args(output, runId, extra));
+        o.model = ModerationJob.DEFAULT_MODEL;
+        return ModerationJob.run(o, FlinkDefaults.environment(o));
+    }
+
+    private String[] args(String output, String runId, String... extra) {
+        return Stream.concat(Stream.of("--input", input().toString(), "--output", output,
+                "--run-id", runId, "--parallelism", "2", "--progress-seconds", "0"), Stream.of(extra))
+                .toArray(String[]::new);
+    }
+
+    @Test
+    void aQualityFloorNotMetFailsEitherTaskWithoutSuccessMarker() throws Exception {
+        String[] floor = {"--quality-sample", "10", "--quality-floor", "1.5"};
+        Path e = tmp.resolve("embed");
+        assertThatThrownBy(() -> embed(e.toString(), "f", floor))
+                .isInstanceOf(QualityGateException.class).hasMessageContaining("cosine min");
+        Path m = tmp.resolve("moderate");
+        assertThatThrownBy(() -> moderate(m.toString(), "f", floor))
+                .isInstanceOf(QualityGateException.class).hasMessageContaining("label_agreement mean");
+        for (Path out : List.of(e, m)) {
+            assertThat(out.resolve("_SUCCESS-f")).doesNotExist();
+            assertThat(out.resolve("report-f.json")).exists(); // outputs stay for inspection
+        }
+        assertThat(Outputs.committed(m.resolve(ModerationTask.RESULTS_DIR))).isNotEmpty();
+    }
+
+    @Test
+    void moderationChecksQualityAgainstItsOwnClassifier() throws Exception {
+        Path out = tmp.resolve("m");
+        RunSummary s = moderate(out.toString(), "q", "--quality-sample", "10");
+        assertThat(s.quality.metric).isEqualTo("label_agreement");
+        assertThat(s.quality.checked).isEqualTo(10);
+        assertThat(s.quality.mean).isEqualTo(1.0);
+        assertThat(out.resolve("_SUCCESS-q")).exists();
+    }
+
+    @Test
+    void aReferenceOfAnotherTaskIsRefusedBeforeTheRun() {
+        Path out = tmp.resolve("x");
+        assertThatThrownBy(() -> moderate(out.toString(), "x", "--quality-sample", "10",
+                        "--quality-reference", "all-minilm-l6-v2"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--quality-reference all-minilm-l6-v2 is a model for EMBEDDING");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void fileUriAndRelativePathGiveTheSameRun() throws Exception {
+        Path viaUri = tmp.resolve("uri");
+        Path viaRelative = tmp.resolve("relative");
+        RunSummary a = embed(viaUri.toUri().toString(), "p");
+        RunSummary b = embed(Path.of("").toAbsolutePath().relativize(viaRelative).toString(), "p");
+        for (Path out : List.of(viaUri, viaRelative)) {
+            assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(CORPUS.keySet());
+            assertThat(out.resolve("_SUCCESS-p")).exists();
+            assertThat(out.resolve("report-p.json")).exists();
+            assertThat(out.resolve("report-p.html")).exists();
+            assertThat(out.resolve("run-info-p.json")).exists();
+        }
+        assertThat(a.succeeded).isEqualTo(b.succeeded).isEqualTo(CORPUS.size());
+        assertThat(a.batches).isPositive().isEqualTo(b.batches);
+        assertThat(Path.of("file:")).doesNotExist();
+    }
+
+    @Test
+    void aRerunIsRefusedAndOverwriteReplacesOnlyThatRun() throws Exception {
+        Path out = tmp.resolve("out");
+        embed(out.toString(), "r");
+        embed(out.toString(), "r-2"); // a run whose id starts with the first one's
+        List<String> otherRun = filesOf(out, "r-2");
+        assertThat(otherRun).hasSizeGreaterThanOrEqualTo(6);
+
+        assertThatThrownBy(() -> embed(out.toString(), "r"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already holds")
+                .hasMessageContaining("--overwrite");
+        RunSummary again = embed(out.toString(), "r", "--overwrite");
+
+        assertThat(again.succeeded).isEqualTo(CORPUS.size());
+        assertThat(filesOf(out, "r-2")).isEqualTo(otherRun);
+        long rRows = Outputs.jsonLines(out.resolve("metrics")).stream()
+                .filter(m -> m.get("runId").asText().equals("r")).mapToLong(m -> m.get("items").asLong()).sum();
+        assertThat(rRows).as("run r's items once, not twice").isEqualTo(CORPUS.size());
+    }
+
+    private static List<String> filesOf(Path out, String runId) throws Exception {
+        try (Stream<Path> all = Files.walk(out)) {
+            return all.filter(Files::isRegularFile).map(p -> out.relativize(p).toString())
+                    .filter(n -> n.contains("part-" + runId + "-") ? n.matches(".*part-" + runId + "-[0-9a-f]{8}-.*")
+                            : n.endsWith("-" + runId) || n.endsWith("-" + runId + ".json") || n.endsWith("-" + runId + ".html"))
+                    .sorted().toList();
+        }
+    }
+}
