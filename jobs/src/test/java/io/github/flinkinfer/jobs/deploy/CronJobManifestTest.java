@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.deploy.DeployFiles.Named;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.cli.CommandLine;
 import org.apache.commons.cli.Options;
@@ -88,7 +87,7 @@ class CronJobManifestTest {
         Named file = DeployFiles.resource(FILE, "CronJob");
         CronJob cron = OperatorModel.bind(file.resource(), CronJob.class);
         List<Container> containers = cron.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getContainers();
-        assertThat(containers).extracting(Container::getName).isEqualTo(Arrays.asList("submit"));
+        assertThat(containers).extracting(Container::getName).containsExactly("submit");
         return containers.get(0);
     }
 }
