@@ -47,15 +47,25 @@ final class DeployFiles {
 
     /** Every {@code FlinkDeployment} under deploy/ that runs a job. */
     static List<Named> flinkJobs() throws IOException {
+        return resources("FlinkDeployment").stream().filter(r -> r.spec().has("job")).toList();
+    }
+
+    /** Every Kubernetes resource of this {@code kind} under deploy/, in file order. */
+    static List<Named> resources(String kind) throws IOException {
         List<Named> out = new ArrayList<>();
         for (Path file : yamlFiles()) {
             for (JsonNode doc : documents(file)) {
-                if (doc.path("kind").asText().equals("FlinkDeployment") && doc.path("spec").has("job")) {
+                if (doc.path("kind").asText().equals(kind)) {
                     out.add(new Named(DEPLOY.relativize(file).toString(), doc));
                 }
             }
         }
         return out;
+    }
+
+    /** The one resource of this {@code kind} in {@code file} (relative to deploy/). */
+    static Named resource(String file, String kind) throws IOException {
+        return resources(kind).stream().filter(r -> r.file().equals(file)).findFirst().orElseThrow();
     }
 
     /** A resource and the file it came from, for assertion messages. */

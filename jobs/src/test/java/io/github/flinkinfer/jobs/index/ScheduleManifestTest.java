@@ -28,7 +28,10 @@ class ScheduleManifestTest {
         List<String> args = new ArrayList<>();
         container.get("args").forEach(a -> args.add(a.asText()));
         assertThat(args.subList(0, 3)).containsExactly("run", "-m", "flink-session-rest:8081");
-        checkEmbedArgs(args.subList(args.indexOf("embed") + 1, args.size()));
+        // --run-id $(RUN_ID): the Job's name (deploy/CronJobManifestTest), one run id per schedule.
+        List<String> embed = args.subList(args.indexOf("embed") + 1, args.size()).stream()
+                .map(a -> a.replace("$(RUN_ID)", "embed-wordnet-nightly-29412345")).toList();
+        assertThat(checkEmbedArgs(embed).runId).isEqualTo("embed-wordnet-nightly-29412345");
     }
 
     @Test
@@ -38,14 +41,15 @@ class ScheduleManifestTest {
         assertThat(line).contains("deploy/standalone/submit.sh").contains("flock -n");
         assertThat(Files.exists(DIR.resolveSibling("standalone/submit.sh"))).isTrue();
         List<String> words = Arrays.asList(line.substring(0, line.indexOf(">>")).trim().split("\\s+"));
-        checkEmbedArgs(words.subList(words.indexOf("embed") + 1, words.size()));
+        EmbedOptions o = checkEmbedArgs(words.subList(words.indexOf("embed") + 1, words.size()));
+        assertThat(o.runId).as("a timestamp run id per run").isNull();
     }
 
-    static void checkEmbedArgs(List<String> args) {
+    static EmbedOptions checkEmbedArgs(List<String> args) {
         EmbedOptions o = Jobs.options(args.toArray(new String[0]));
         o.validate();
         assertThat(o.index.previousOutput).isEqualTo(o.output);
-        assertThat(o.runId).as("a timestamp run id per run").isNull();
         assertThat(o.outputFormats).contains("parquet");
+        return o;
     }
 }
