@@ -6,10 +6,16 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Splits a SQL script into statements: on {@code ;} outside quotes and comments. */
+/**
+ * Splits a SQL script into statements: on {@code ;} outside quotes and comments, and outside an
+ * {@code EXECUTE STATEMENT SET BEGIN ... END} block (its INSERTs run as one job).
+ */
 public final class SqlScript {
     private static final Pattern SET =
             Pattern.compile("(?is)SET\\s+'([^']+)'\\s*=\\s*'([^']*)'\\s*");
+    private static final Pattern SET_BEGIN =
+            Pattern.compile("(?is)\\s*EXECUTE\\s+STATEMENT\\s+SET\\s+BEGIN\\b.*");
+    private static final Pattern SET_END = Pattern.compile("(?is).*\\bEND\\s*");
 
     private SqlScript() {}
 
@@ -36,6 +42,9 @@ public final class SqlScript {
                 }
                 cur.append(script, i, Math.min(n, j + 1));
                 i = j;
+            } else if (c == ';' && SET_BEGIN.matcher(cur).matches()
+                    && !SET_END.matcher(cur).matches()) {
+                cur.append(c);
             } else if (c == ';') {
                 add(out, cur);
             } else {

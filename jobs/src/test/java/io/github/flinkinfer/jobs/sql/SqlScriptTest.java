@@ -17,6 +17,21 @@ class SqlScriptTest {
     }
 
     @Test
+    void keepsAStatementSetWhole() {
+        String script = "CREATE TABLE t (a STRING);\n"
+                + "EXECUTE STATEMENT SET\nBEGIN\n"
+                + "  INSERT INTO x SELECT a FROM t WHERE a <> 'END;';\n"
+                + "  INSERT INTO y SELECT a FROM t; -- the END of it\n"
+                + "END;\nSELECT 1;";
+        assertThat(SqlScript.statements(script)).containsExactly(
+                "CREATE TABLE t (a STRING)",
+                "EXECUTE STATEMENT SET\nBEGIN\n"
+                        + "  INSERT INTO x SELECT a FROM t WHERE a <> 'END;';\n"
+                        + "  INSERT INTO y SELECT a FROM t; \nEND",
+                "SELECT 1");
+    }
+
+    @Test
     void readsSetStatements() {
         assertThat(SqlScript.set("SET 'parallelism.default' = '2'"))
                 .hasValueSatisfying(kv -> assertThat(kv).containsExactly("parallelism.default", "2"));
