@@ -56,6 +56,7 @@ public final class InferenceRun {
         String runId = o.runId != null ? o.runId
                 : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         RunOutput out = RunOutput.of(o.output, runId);
+        refuseToRepublish(o, out);
         out.prepare(o.overwrite);
 
         if (o.parallelism > 0) {
@@ -91,11 +92,25 @@ public final class InferenceRun {
     }
 
     /**
+     * Files can be replaced, records published to a Kafka topic cannot: an {@code --overwrite}
+     * re-run of a run that wrote topics would give their consumers every record twice.
+     */
+    private static void refuseToRepublish(EmbedOptions o, RunOutput out) throws IOException {
+        if (o.overwrite && o.kafka.writesKafka() && !out.files().isEmpty()) {
+            throw new IllegalArgumentException("--overwrite cannot take back what run '" + out.runId()
+                    + "' already published to Kafka (--kafka-output-topic/--kafka-errors-topic): a re-run"
+                    + " would add every record a second time. Use a new --run-id (records are keyed by"
+                    + " id: a compacted topic, or a consumer keeping the latest value per key, sees each"
+                    + " id once) or delete the topic's records first (docs/kafka.md, \"Re-runs\")");
+        }
+    }
+
+    /**
      * The verdicts a finished run must pass before it gets its success marker; throws {@link
      * QualityGateException} otherwise (outputs stay for inspection). Cosine is judged by its
      * minimum, label agreement by its share.
      */
-    static void judge(RunSummary summary, double floor, String reference, RunOutput out) {
+    public static void judge(RunSummary summary, double floor, String reference, RunOutput out) {
         RunSummary.Quality q = summary.quality;
         if (q.checked == 0) {
             return;

@@ -126,6 +126,42 @@ class RunLifecycleITCase {
         assertThat(rRows).as("run r's items once, not twice").isEqualTo(CORPUS.size());
     }
 
+    @Test
+    void reportJudgesARunAndMarksItWhenSubmittedDetached() throws Exception {
+        Path ok = tmp.resolve("ok");
+        embed(ok.toString(), "d", "--quality-sample", "10", "--quality-floor", "0.99");
+        Files.delete(ok.resolve("_SUCCESS-d")); // as after flink run --detached: no driver to write it
+        Files.delete(ok.resolve("report-d.json"));
+        assertThat(report(ok, "d", "--mark-success")).isZero();
+        assertThat(ok.resolve("report-d.json")).exists();
+        assertThat(ok.resolve("_SUCCESS-d")).hasContent("report");
+
+        Path failed = tmp.resolve("failed");
+        assertThatThrownBy(() -> embed(failed.toString(), "d", "--quality-sample", "10", "--quality-floor", "1.5"))
+                .isInstanceOf(QualityGateException.class);
+        assertThat(report(failed, "d", "--mark-success")).isNotZero();
+        assertThat(failed.resolve("_SUCCESS-d")).doesNotExist();
+    }
+
+    @Test
+    void anOverwriteThatWouldRepublishToKafkaIsRefused() throws Exception {
+        Path out = tmp.resolve("k");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("_SUCCESS-k"), "earlier run\n");
+        assertThatThrownBy(() -> embed(out.toString(), "k", "--overwrite",
+                        "--kafka-bootstrap-servers", "localhost:1", "--kafka-output-topic", "vectors"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--overwrite cannot take back")
+                .hasMessageContaining("new --run-id");
+        assertThat(out.resolve("_SUCCESS-k")).exists();
+    }
+
+    private static int report(Path out, String runId, String... extra) {
+        String[] args = Stream.concat(Stream.of("--output", out.toString(), "--run-id", runId), Stream.of(extra))
+                .toArray(String[]::new);
+        return new picocli.CommandLine(new io.github.flinkinfer.jobs.report.ReportCommand()).execute(args);
+    }
+
     private static List<String> filesOf(Path out, String runId) throws Exception {
         try (Stream<Path> all = Files.walk(out)) {
             return all.filter(Files::isRegularFile).map(p -> out.relativize(p).toString())

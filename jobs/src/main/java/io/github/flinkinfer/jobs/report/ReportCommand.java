@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.InferenceRun;
 import io.github.flinkinfer.jobs.RunOutput;
 import io.github.flinkinfer.jobs.RunSummary;
 import java.util.concurrent.Callable;
@@ -9,14 +11,17 @@ import picocli.CommandLine.Option;
 /**
  * {@code report}: rebuilds {@code report-<run-id>.json/.html} and the console summary from the
  * committed metrics and error records of any run, where they lie (a path or any Flink file
- * system: s3://, hdfs://, ...), for example one that ran on a cluster or was submitted detached.
+ * system: s3://, hdfs://, ...), and judges it as the driver would (the quality floor recorded in
+ * its run info). For a run submitted detached, {@code --mark-success} then writes the success
+ * marker the driver could not.
  *
  * <pre>{@code
- * flink-inference report --output s3://bucket/out --run-id 2026-11-30
+ * flink-inference report --output s3://bucket/out --run-id 2026-11-30 --mark-success
  * }</pre>
  */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Rebuild a run's report (JSON, HTML, console) from its metrics and error records.")
+        description = "Rebuild a run's report (JSON, HTML, console) from its metrics and error records"
+                + " and judge it (quality floor); --mark-success completes a detached run.")
 public final class ReportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true,
             description = "The run's output directory (a path or any Flink file system URI).")
@@ -24,6 +29,12 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--run-id", required = true, description = "The run id to report on.")
     String runId;
+
+    @Option(names = "--mark-success",
+            description = "Write _SUCCESS-<run-id> when the run passes its verdicts and has no"
+                    + " in-progress files (for runs submitted with flink run --detached, once the job"
+                    + " FINISHED).")
+    boolean markSuccess;
 
     @Override
     public Integer call() throws Exception {
@@ -35,6 +46,22 @@ public final class ReportCommand implements Callable<Integer> {
         report.write(out);
         report.print(System.out);
         System.out.println("  report: " + out.report("html"));
+        JsonNode settings = report.runInfo == null ? null : report.runInfo.path("settings");
+        if (settings != null && settings.path("--quality-sample").asInt() > 0) {
+            InferenceRun.judge(report, settings.path("--quality-floor").asDouble(),
+                    settings.path("--quality-reference").asText("the run's fp32 model"), out);
+        }
+        if (markSuccess) {
+            long inProgress = out.files().stream().filter(p -> p.getName().contains(".inprogress")).count();
+            if (inProgress > 0) {
+                throw new IllegalArgumentException(inProgress + " in-progress files of run '" + runId
+                        + "' under " + output + ": the job is still running, or attempts of it were"
+                        + " killed. Mark it only after `flink list` shows it FINISHED; then these files"
+                        + " are abandoned and may be deleted");
+            }
+            out.write(out.successMarker(), "report\n");
+            System.out.println("  marked: " + out.successMarker());
+        }
         return 0;
     }
 }
