@@ -5,6 +5,7 @@ import io.github.flinkinfer.jobs.kafka.KafkaOptions;
 import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.batch.BatchingOptions;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
@@ -80,25 +81,25 @@ public class EmbedOptions {
                     + " TRUNCATE flags the output row. Default: ${DEFAULT-VALUE}.")
     public OverlongPolicy overlong;
 
-    @Option(names = "--bucket-edges", split = ",", defaultValue = "16,32,64,128,256,512",
+    @Option(names = "--bucket-edges", split = ",", defaultValue = BatchingOptions.DEFAULT_BUCKET_EDGES,
             description = "Upper token lengths of the length buckets. Default: ${DEFAULT-VALUE}.")
     public int[] bucketEdges;
 
-    @Option(names = "--max-batch-tokens", defaultValue = "2048",
+    @Option(names = "--max-batch-tokens", defaultValue = "" + BatchingOptions.DEFAULT_MAX_BATCH_TOKENS,
             description = "Token budget: max padded tokens (rows x longest row) per batch."
                     + " Default: ${DEFAULT-VALUE}.")
     public int maxBatchTokens;
 
-    @Option(names = "--max-batch-size", defaultValue = "256",
+    @Option(names = "--max-batch-size", defaultValue = "" + BatchingOptions.DEFAULT_MAX_BATCH_SIZE,
             description = "Max rows per batch. Default: ${DEFAULT-VALUE}.")
     public int maxBatchSize;
 
-    @Option(names = "--max-buffered-items", defaultValue = "4096",
+    @Option(names = "--max-buffered-items", defaultValue = "" + BatchingOptions.DEFAULT_MAX_BUFFERED_ITEMS,
             description = "Max items buffered per subtask before the fullest bucket is flushed."
                     + " Default: ${DEFAULT-VALUE}.")
     public int maxBufferedItems;
 
-    @Option(names = "--lookahead-batches", defaultValue = "4",
+    @Option(names = "--lookahead-batches", defaultValue = "" + BatchingOptions.DEFAULT_LOOKAHEAD_BATCHES,
             description = "A bucket is sorted and cut into batches once it holds this many batches'"
                     + " worth of items. Default: ${DEFAULT-VALUE}.")
     public int lookaheadBatches;

@@ -25,10 +25,13 @@ public record BatchingConfig(
         long maxWaitMillis)
         implements Serializable {
 
-    public static final int[] DEFAULT_EDGES = {16, 32, 64, 128, 256, 512};
+    public static final int[] DEFAULT_EDGES = BatchingOptions.edges(BatchingOptions.DEFAULT_BUCKET_EDGES);
 
+    /** The defaults of {@link BatchingOptions}, with no max wait (bounded inputs). */
     public static BatchingConfig defaults() {
-        return new BatchingConfig(DEFAULT_EDGES, 2048, 256, 4096, 4, 0);
+        return new BatchingConfig(DEFAULT_EDGES, BatchingOptions.DEFAULT_MAX_BATCH_TOKENS,
+                BatchingOptions.DEFAULT_MAX_BATCH_SIZE, BatchingOptions.DEFAULT_MAX_BUFFERED_ITEMS,
+                BatchingOptions.DEFAULT_LOOKAHEAD_BATCHES, 0);
     }
 
     public BatchingConfig {

@@ -1,6 +1,7 @@
 package io.github.flinkinfer.operators.sql;
 
 import io.github.flinkinfer.operators.OverlongPolicy;
+import io.github.flinkinfer.operators.batch.BatchingOptions;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -27,21 +28,13 @@ public final class OnnxModelOptions {
                     .defaultValue(OverlongPolicy.TRUNCATE)
                     .withDescription("Inputs longer than max-length: TRUNCATE or REJECT (error row).");
 
-    public static final ConfigOption<String> BUCKET_EDGES =
-            ConfigOptions.key("bucket-edges").stringType().defaultValue("16,32,64,128,256,512")
-                    .withDescription("Upper token lengths of the length buckets, comma-separated.");
+    public static final ConfigOption<String> BUCKET_EDGES = BatchingOptions.BUCKET_EDGES;
 
-    public static final ConfigOption<Integer> MAX_BATCH_TOKENS =
-            ConfigOptions.key("max-batch-tokens").intType().defaultValue(2048)
-                    .withDescription("Token budget: max padded tokens (rows x longest row) per batch.");
+    public static final ConfigOption<Integer> MAX_BATCH_TOKENS = BatchingOptions.MAX_BATCH_TOKENS;
 
-    public static final ConfigOption<Integer> MAX_BATCH_SIZE =
-            ConfigOptions.key("max-batch-size").intType().defaultValue(256)
-                    .withDescription("Max rows per batch.");
+    public static final ConfigOption<Integer> MAX_BATCH_SIZE = BatchingOptions.MAX_BATCH_SIZE;
 
-    public static final ConfigOption<Integer> LOOKAHEAD_BATCHES =
-            ConfigOptions.key("lookahead-batches").intType().defaultValue(4)
-                    .withDescription("A bucket is sorted and cut once it holds this many batches' worth.");
+    public static final ConfigOption<Integer> LOOKAHEAD_BATCHES = BatchingOptions.LOOKAHEAD_BATCHES;
 
     public static final ConfigOption<Duration> MAX_WAIT =
             ConfigOptions.key("max-wait").durationType().defaultValue(Duration.ofMillis(100))

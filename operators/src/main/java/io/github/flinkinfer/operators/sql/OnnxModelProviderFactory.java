@@ -67,7 +67,7 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
                     o.get(INTRA_OP_THREADS), o.get(OPTIMIZATION_LEVEL), o.get(MAX_LENGTH));
             int capacity = context.getConfiguration().get(ASYNC_CAPACITY);
             int batchSize = o.get(MAX_BATCH_SIZE);
-            BatchingConfig batching = new BatchingConfig(edges(o.get(BUCKET_EDGES)),
+            BatchingConfig batching = new BatchingConfig(io.github.flinkinfer.operators.batch.BatchingOptions.edges(o.get(BUCKET_EDGES)),
                     o.get(MAX_BATCH_TOKENS), batchSize, Math.max(batchSize, capacity),
                     o.get(LOOKAHEAD_BATCHES), Math.max(1, o.get(MAX_WAIT).toMillis()))
                     .validateFor(runtime.effectiveMaxLength(card));
@@ -99,12 +99,4 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
         }
     }
 
-    private static int[] edges(String csv) {
-        try {
-            return Arrays.stream(csv.split(",")).map(String::trim).mapToInt(Integer::parseInt)
-                    .toArray();
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bucket-edges must be integers: " + csv);
-        }
-    }
 }
