@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.jobs.io.InputFormat;
+import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOptions;
 import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.OverlongPolicy;
@@ -50,10 +51,11 @@ public class EmbedOptions {
     public String output;
 
     @Option(names = "--output-format", split = ",", defaultValue = "parquet",
+            converter = OutputFormat.Converter.class,
             description = "Embedding output formats: parquet, jsonl, opensearch-bulk, pgvector-csv"
                     + " (comma-separated; docs/search-index.md)."
                     + " Default: ${DEFAULT-VALUE}.")
-    public List<String> outputFormats = new ArrayList<>();
+    public List<OutputFormat> outputFormats = new ArrayList<>();
 
     @Option(names = {"-m", "--model"}, defaultValue = "all-minilm-l6-v2",
             description = "Built-in model name (all-minilm-l6-v2 = fp32, all-minilm-l6-v2-q = int8)"
@@ -246,12 +248,6 @@ public class EmbedOptions {
     public void validate() {
         ModelCard card = modelCard();
         batching().validateFor(runtimeOptions().effectiveMaxLength(card));
-        for (String f : outputFormats) {
-            if (!List.of("parquet", "jsonl", "opensearch-bulk", "pgvector-csv").contains(f)) {
-                throw new IllegalArgumentException("--output-format must be parquet, jsonl,"
-                        + " opensearch-bulk or pgvector-csv, not " + f);
-            }
-        }
         index.validate(runtimeOptions().effectiveMaxLength(card));
         if (index.incremental() && duplicates != DuplicatePolicy.KEEP_FIRST) {
             throw new IllegalArgumentException("--previous-output needs --duplicates KEEP_FIRST");

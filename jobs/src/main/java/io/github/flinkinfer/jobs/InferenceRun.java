@@ -50,6 +50,12 @@ public final class InferenceRun {
             throw new IllegalArgumentException(task.name() + " needs " + article(task.modelTask())
                     + " model; '" + o.model + "' is " + article(card.task));
         }
+        for (io.github.flinkinfer.jobs.io.OutputFormat f : o.outputFormats) {
+            if (!f.supports(card.task)) {
+                throw new IllegalArgumentException(task.name() + " writes --output-format "
+                        + io.github.flinkinfer.jobs.io.OutputFormat.namesFor(card.task) + ", not " + f);
+            }
+        }
         task.validate(o, card);
         o.quality.validateFor(card, o.model);
         verifyModelFiles(card);

@@ -6,8 +6,6 @@ import picocli.CommandLine.Option;
 /** Options for search-index outputs: chunking, pooling, index formats, incremental runs. */
 public class IndexOptions {
     /** Output formats beside parquet and jsonl. */
-    public static final String OPENSEARCH_BULK = "opensearch-bulk";
-    public static final String PGVECTOR_CSV = "pgvector-csv";
 
     @Option(names = "--chunk-size", defaultValue = "0",
             description = "Split documents into windows of this many tokens (special tokens not"

@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.index;
 
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.SkippedDocument;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -18,17 +19,17 @@ public final class IndexOutputs {
     private IndexOutputs() {}
 
     public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
-        if (o.outputFormats.contains(IndexOptions.OPENSEARCH_BULK)) {
-            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, ".bulk.ndjson",
-                    new OpenSearchBulkEncoder(o.index.indexName, o.index.vectorField), IndexOptions.OPENSEARCH_BULK);
+        if (o.outputFormats.contains(OutputFormat.OPENSEARCH_BULK)) {
+            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, OutputFormat.OPENSEARCH_BULK,
+                    new OpenSearchBulkEncoder(o.index.indexName, o.index.vectorField));
         }
-        if (o.outputFormats.contains(IndexOptions.PGVECTOR_CSV)) {
-            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, ".csv",
-                    new PgvectorCsvWriter(), IndexOptions.PGVECTOR_CSV);
+        if (o.outputFormats.contains(OutputFormat.PGVECTOR_CSV)) {
+            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, OutputFormat.PGVECTOR_CSV,
+                    new PgvectorCsvWriter());
         }
     }
 
     public static void writeSkipped(DataStream<SkippedDocument> skipped, EmbedOptions o, String runId) {
-        FileOutputs.write(skipped, o, runId, SKIPPED_DIR, ".jsonl", new io.github.flinkinfer.jobs.io.JsonLinesEncoder<>(), null);
+        FileOutputs.writeRecords(skipped, o, runId, SKIPPED_DIR);
     }
 }

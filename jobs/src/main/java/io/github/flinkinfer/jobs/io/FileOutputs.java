@@ -27,52 +27,58 @@ public final class FileOutputs {
     private FileOutputs() {}
 
     public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
-        if (o.outputFormats.contains("parquet")) {
-            write(results, o, runId, EMBEDDINGS_DIR, ".parquet", new EmbeddingParquetWriter(), "parquet");
+        if (o.outputFormats.contains(OutputFormat.PARQUET)) {
+            write(results, o, runId, EMBEDDINGS_DIR, OutputFormat.PARQUET, new EmbeddingParquetWriter());
         }
-        if (o.outputFormats.contains("jsonl")) {
-            write(results, o, runId, EMBEDDINGS_DIR, ".jsonl", new JsonLinesEncoder<>(), "jsonl");
+        if (o.outputFormats.contains(OutputFormat.JSONL)) {
+            write(results, o, runId, EMBEDDINGS_DIR, OutputFormat.JSONL, new JsonLinesEncoder<>());
         }
         io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(results, o, runId);
     }
 
     public static void writeMetrics(DataStream<BatchMetrics> metrics, EmbedOptions o, String runId) {
-        write(metrics, o, runId, METRICS_DIR, ".jsonl", new JsonLinesEncoder<>(), null);
+        writeRecords(metrics, o, runId, METRICS_DIR);
     }
 
     public static void writeErrors(DataStream<ErrorRecord> errors, EmbedOptions o, String runId) {
-        write(errors, o, runId, ERRORS_DIR, ".jsonl", new JsonLinesEncoder<>(), null);
+        writeRecords(errors, o, runId, ERRORS_DIR);
+    }
+
+    /** A run's own records (metrics, errors, skipped) as JSONL in {@code dir}, sink {@code write-<dir>}. */
+    public static <T> void writeRecords(DataStream<T> records, EmbedOptions o, String runId, String dir) {
+        sink(records, FileSink.forRowFormat(new Path(o.output, dir), new JsonLinesEncoder<T>()), runId,
+                ".jsonl", "write-" + dir);
     }
 
     /**
-     * Adds a row-format part-file output {@code <output>/<dir>/part-<run-id>-*<suffix>}, named
-     * {@code write-<dir>[-<format>]} (also its uid).
+     * Adds a result output in a row format: {@code <output>/<dir>/part-<run-id>-*<suffix>}, sink
+     * {@code write-<dir>-<format>} (also its uid).
      */
     public static <T> void write(DataStream<T> rows, EmbedOptions o, String runId, String dir,
-            String suffix, Encoder<T> encoder, String format) {
-        String name = sinkName(dir, format);
-        rows.sinkTo(FileSink.forRowFormat(new Path(o.output, dir), encoder)
-                        .withBucketAssigner(new BasePathBucketAssigner<>())
-                        .withOutputFileConfig(partNames(runId, suffix))
-                        .build())
-                .name(name)
-                .uid(name);
+            OutputFormat format, Encoder<T> encoder) {
+        sink(rows, FileSink.forRowFormat(new Path(o.output, dir), encoder), runId, format.suffix(),
+                "write-" + dir + "-" + format.id());
     }
 
     /** Same, for a bulk format (Parquet, CSV with a header): one file per checkpoint or end. */
     public static <T> void write(DataStream<T> rows, EmbedOptions o, String runId, String dir,
-            String suffix, BulkWriter.Factory<T> writer, String format) {
-        String name = sinkName(dir, format);
-        rows.sinkTo(FileSink.forBulkFormat(new Path(o.output, dir), writer)
-                        .withBucketAssigner(new BasePathBucketAssigner<>())
-                        .withOutputFileConfig(partNames(runId, suffix))
-                        .build())
-                .name(name)
-                .uid(name);
+            OutputFormat format, BulkWriter.Factory<T> writer) {
+        sink(rows, FileSink.forBulkFormat(new Path(o.output, dir), writer), runId, format.suffix(),
+                "write-" + dir + "-" + format.id());
     }
 
-    private static String sinkName(String dir, String format) {
-        return "write-" + dir + (format == null ? "" : "-" + format);
+    private static <T> void sink(DataStream<T> rows, FileSink.DefaultRowFormatBuilder<T> builder,
+            String runId, String suffix, String name) {
+        rows.sinkTo(builder.withBucketAssigner(new BasePathBucketAssigner<>())
+                        .withOutputFileConfig(partNames(runId, suffix)).build())
+                .name(name).uid(name);
+    }
+
+    private static <T> void sink(DataStream<T> rows, FileSink.DefaultBulkFormatBuilder<T> builder,
+            String runId, String suffix, String name) {
+        rows.sinkTo(builder.withBucketAssigner(new BasePathBucketAssigner<>())
+                        .withOutputFileConfig(partNames(runId, suffix)).build())
+                .name(name).uid(name);
     }
 
     private static OutputFileConfig partNames(String runId, String suffix) {

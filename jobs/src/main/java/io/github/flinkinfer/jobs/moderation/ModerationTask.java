@@ -4,7 +4,7 @@ import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.InferenceTask;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.io.JsonLinesEncoder;
+import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.Classification;
@@ -54,11 +54,6 @@ public final class ModerationTask implements InferenceTask {
             throw new IllegalArgumentException("--previous-output and --doc-pooling are embedding-job"
                     + " options; moderate judges a chunked document by its windows (--chunk-verdict)");
         }
-        for (String f : o.outputFormats) {
-            if (!f.equals("parquet") && !f.equals("jsonl")) {
-                throw new IllegalArgumentException("moderate writes parquet and/or jsonl, not " + f);
-            }
-        }
     }
 
     @Override
@@ -94,11 +89,12 @@ public final class ModerationTask implements InferenceTask {
     }
 
     private static void write(DataStream<ModerationResult> results, EmbedOptions o, String runId, String dir) {
-        if (o.outputFormats.contains("parquet")) {
-            FileOutputs.write(results, o, runId, dir, ".parquet", new ModerationParquetWriter(), "parquet");
-        }
-        if (o.outputFormats.contains("jsonl")) {
-            FileOutputs.write(results, o, runId, dir, ".jsonl", new ModerationJsonEncoder(), "jsonl");
+        for (OutputFormat format : o.outputFormats) {
+            switch (format) {
+                case PARQUET -> FileOutputs.write(results, o, runId, dir, format, new ModerationParquetWriter());
+                case JSONL -> FileOutputs.write(results, o, runId, dir, format, new ModerationJsonEncoder());
+                default -> throw new IllegalArgumentException("moderate cannot write " + format);
+            }
         }
     }
 

@@ -49,7 +49,7 @@ class ScheduleManifestTest {
         EmbedOptions o = Jobs.options(args.toArray(new String[0]));
         o.validate();
         assertThat(o.index.previousOutput).isEqualTo(o.output);
-        assertThat(o.outputFormats).contains("parquet");
+        assertThat(o.outputFormats).contains(io.github.flinkinfer.jobs.io.OutputFormat.PARQUET);
         return o;
     }
 }
