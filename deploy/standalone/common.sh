@@ -56,15 +56,17 @@ resource_params() {
   echo "$results"
 }
 
-# Starts a Flink process in the background; its pid goes to pids/<name>.pid.
+# Starts a Flink process in the background; its pid goes to pids/<name>.pid. Arguments after
+# the fifth go to the entry point after its dynamic properties (application mode's program).
 start_flink_process() {
   local name=$1 main_class=$2 jvm_params=$3 dynamic_params=$4 classpath=$5
+  shift 5
   mkdir -p "$LOG_DIR" "$PID_DIR"
   # shellcheck disable=SC2086
-  FLINK_HOME="$FLINK_CLUSTER_DIR" FLINK_CONF_DIR="$CONF_DIR" FLINK_PLUGINS_DIR="$PLUGINS_DIR" \
+  FLINK_HOME="$FLINK_CLUSTER_DIR" FLINK_LIB_DIR="$FLINK_CLUSTER_DIR/lib" FLINK_CONF_DIR="$CONF_DIR" FLINK_PLUGINS_DIR="$PLUGINS_DIR" \
     nohup "$JAVA" $jvm_params $FLINK_JVM_OPENS -Dai.djl.offline=true \
     -Dlog.file="$LOG_DIR/$name.log" -Dlog4j.configurationFile="file:$CONF_DIR/log4j.properties" \
-    -classpath "$classpath" "$main_class" --configDir "$CONF_DIR" $dynamic_params \
+    -classpath "$classpath" "$main_class" --configDir "$CONF_DIR" $dynamic_params "$@" \
     >"$LOG_DIR/$name.out" 2>&1 </dev/null &
   echo $! >"$PID_DIR/$name.pid"
 }

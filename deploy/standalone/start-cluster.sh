@@ -4,13 +4,17 @@
 # memory flags computed by Flink's BashJavaUtils exactly as taskmanager.sh does.
 #
 #   start-cluster.sh [-n TASKMANAGERS] [-s SLOTS] [--gpus AMOUNT [--gpu-discovery SCRIPT]]
-#                    [-D key=value]...
+#                    [-D key=value]... [--application JOB_JAR -- JOB ARGUMENTS...]
 #
 # -n   TaskManagers to start (default 2)          -s  slots per TaskManager (default 1)
 # -D   any Flink option, written to the cluster's conf/config.yaml
 # --gpus AMOUNT   installs Flink's GPU plugin and reports AMOUNT GPUs per TaskManager, found by
 #                 --gpu-discovery SCRIPT (default: the plugin's nvidia-gpu-discovery.sh)
 #
+# --application  application mode: the JobManager (StandaloneApplicationClusterEntryPoint)
+#                runs the job's main() itself with JOB ARGUMENTS (e.g. embed --input ...), so the
+#                driver's verdicts and _SUCCESS need no client; the cluster stops when it ends
+#                (its JobManager log says with which status).
 # Environment: see common.sh (FLINK_CLUSTER_DIR, FLINK_REST_PORT, FLINK_RPC_PORT, MVN_ARGS).
 # Then: submit.sh <job jar> <args>; stop-cluster.sh. Logs are in $FLINK_CLUSTER_DIR/log.
 set -euo pipefail
@@ -20,7 +24,9 @@ taskmanagers=2
 slots=1
 gpus=0
 gpu_discovery=""
+application=""
 declare -a options=()
+declare -a job_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -n) taskmanagers=$2; shift 2 ;;
@@ -29,13 +35,15 @@ while [[ $# -gt 0 ]]; do
     --gpu-discovery) gpu_discovery=$2; shift 2 ;;
     -D) options+=("$2"); shift 2 ;;
     -D*) options+=("${1#-D}"); shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --application) application=$2; shift 2 ;;
+    --) shift; job_args=("$@"); break ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
 
 is_running "$PID_DIR/jobmanager.pid" && die "a cluster is already running in $FLINK_CLUSTER_DIR"
-rm -rf "$CONF_DIR" "$PID_DIR" "$PLUGINS_DIR"
+rm -rf "$CONF_DIR" "$PID_DIR" "$PLUGINS_DIR" "$FLINK_CLUSTER_DIR/usrlib"
 mkdir -p "$CONF_DIR" "$LOG_DIR" "$PID_DIR" "$PLUGINS_DIR" "$FLINK_CLUSTER_DIR/tmp"
 cp "$STANDALONE_DIR"/conf/* "$CONF_DIR/"
 
@@ -71,8 +79,18 @@ done
 
 classpath=$(flink_classpath)
 params=$(resource_params GET_JM_RESOURCE_PARAMS "$classpath")
-start_flink_process jobmanager org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
-  "$(head -n1 <<<"$params")" "$(tail -n1 <<<"$params")" "$classpath"
+if [[ -n "$application" ]]; then
+  # As in Flink's images: the job jar in usrlib/, loaded by the user-code class loader.
+  mkdir -p "$FLINK_CLUSTER_DIR/usrlib"
+  mkdir -p "$FLINK_CLUSTER_DIR/lib"   # usrlib/ is found beside $FLINK_LIB_DIR
+  cp "$application" "$FLINK_CLUSTER_DIR/usrlib/"
+  start_flink_process jobmanager org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint \
+    "$(head -n1 <<<"$params")" "$(tail -n1 <<<"$params")" "$classpath" \
+    --job-classname io.github.flinkinfer.jobs.Main "${job_args[@]+"${job_args[@]}"}"
+else
+  start_flink_process jobmanager org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
+    "$(head -n1 <<<"$params")" "$(tail -n1 <<<"$params")" "$classpath"
+fi
 
 params=$(resource_params GET_TM_RESOURCE_PARAMS "$classpath")
 for n in $(seq 1 "$taskmanagers"); do
@@ -81,10 +99,13 @@ done
 
 # Ready when the REST API answers and every TaskManager has registered.
 for _ in $(seq 1 180); do
-  is_running "$PID_DIR/jobmanager.pid" || die "the JobManager exited; see $LOG_DIR/jobmanager.log"
+  if ! is_running "$PID_DIR/jobmanager.pid"; then
+    [[ -n "$application" ]] && { echo "The application already ended; see $LOG_DIR/jobmanager.log"; exit 0; }
+    die "the JobManager exited; see $LOG_DIR/jobmanager.log"
+  fi
   registered=$(rest_get /taskmanagers 2>/dev/null | grep -o '"slotsNumber"' | wc -l || true)
   if [[ "$registered" -ge "$taskmanagers" ]]; then
-    echo "Flink session cluster up: $taskmanagers TaskManager(s) x $slots slot(s), REST http://localhost:$FLINK_REST_PORT, logs $LOG_DIR"
+    echo "Flink $([[ -n "$application" ]] && echo application || echo session) cluster up: $taskmanagers TaskManager(s) x $slots slot(s), REST http://localhost:$FLINK_REST_PORT, logs $LOG_DIR"
     exit 0
   fi
   sleep 1

@@ -5,6 +5,7 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.PipelineOptions;
@@ -26,6 +27,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       checkpointing Flink's own default is no restart at all);</li>
  *   <li>{@code execution.batch.adaptive.auto-parallelism.enabled}: false (one model session per
  *       inference slot is a sizing decision, not something to infer from bytes read);</li>
+ *   <li>{@code execution.attached}: true (so in application mode the driver waits for the job
+ *       and judges it; {@code flink run --detached} sets it false explicitly and keeps that);</li>
  *   <li>{@code pipeline.generic-types}: false (every record type is a POJO or Avro: fail fast
  *       if anything would fall back to Kryo).</li>
  * </ul>
@@ -73,6 +76,11 @@ public final class FlinkDefaults {
         }
         if (!isSet(cluster, BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED)) {
             conf.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, false);
+        }
+        if (!isSet(cluster, DeploymentOptions.ATTACHED)) {
+            // application mode is detached unless told otherwise: the driver in the JobManager
+            // would return before the job ends and skip the report, verdicts and _SUCCESS
+            conf.set(DeploymentOptions.ATTACHED, true);
         }
         if (!isSet(cluster, PipelineOptions.GENERIC_TYPES)) {
             conf.set(PipelineOptions.GENERIC_TYPES, false);

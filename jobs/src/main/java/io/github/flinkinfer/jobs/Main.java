@@ -29,9 +29,17 @@ public final class Main implements Runnable {
             throw e;
         });
         int code = cli.execute(args);
-        if (code != 0) {
-            System.exit(code);
+        if (code == 0) {
+            return;
         }
+        if (!(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment()
+                instanceof org.apache.flink.streaming.api.environment.LocalStreamEnvironment)) {
+            // Under flink run or in application mode Flink owns the process: fail the program
+            // (and so the application) instead of exiting the JVM under the cluster.
+            throw new IllegalStateException("flink-inference failed (exit code " + code
+                    + "); see the error above");
+        }
+        System.exit(code);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.github.flinkinfer.jobs.testutils.Jobs;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -23,6 +24,7 @@ class FlinkDefaultsTest {
         assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(5);
         assertThat(d.get(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED)).isFalse();
         assertThat(d.get(PipelineOptions.GENERIC_TYPES)).isFalse();
+        assertThat(d.get(DeploymentOptions.ATTACHED)).isTrue();
     }
 
     @Test
@@ -32,6 +34,7 @@ class FlinkDefaultsTest {
         cluster.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         cluster.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, true);
         cluster.set(PipelineOptions.GENERIC_TYPES, true);
+        cluster.set(DeploymentOptions.ATTACHED, false); // flink run --detached
         assertThat(FlinkDefaults.defaults(cluster, PLAIN).toMap()).isEmpty();
     }
 

@@ -81,6 +81,19 @@ final class StandaloneCluster implements AutoCloseable {
         return dir.resolve("log/" + process + ".log");
     }
 
+    /** Waits until a process of the cluster (e.g. an application's JobManager) has exited. */
+    boolean awaitExit(String process, Duration timeout) throws Exception {
+        long pid = Long.parseLong(Files.readString(dir.resolve("pids/" + process + ".pid")).strip());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(500);
+        }
+        return true;
+    }
+
     /** Names of the processes whose log contains {@code text}, e.g. the TaskManagers running a task. */
     List<String> processesLogging(String text) throws IOException {
         List<String> names = new ArrayList<>();
