@@ -71,7 +71,6 @@ final class Profiles {
             new String[] {"com.fasterxml.jackson.", "read + parse"},
             new String[] {"io.github.flinkinfer.operators.batch.", "batching"},
             new String[] {"io.github.flinkinfer.operators.metrics.", "metrics"},
-            new String[] {"io.micrometer.", "metrics"},
             new String[] {"org.apache.flink.api.common.typeutils.", "Flink serialization"},
             new String[] {"org.apache.flink.api.java.typeutils.", "Flink serialization"},
             new String[] {"org.apache.flink.runtime.io.", "Flink network + sort"},

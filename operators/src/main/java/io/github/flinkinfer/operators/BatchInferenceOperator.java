@@ -112,6 +112,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         super.open();
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         openedAtMillis = System.currentTimeMillis();
+        // registered before the model loads: every series exists (at 0) while the subtask is up
+        metrics = new InferenceMetrics(getMetricGroup(), factory.card().name, BisectingRunner.REASONS,
+                () -> modelLoadMillis, () -> batcher == null ? 0 : batcher.bufferedCount());
         Device requested =
                 DevicePlacement.place(
                         factory.options().device(),
@@ -140,8 +143,6 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
                 return t;
             });
         }
-        metrics = new InferenceMetrics(getMetricGroup(), runtime.card().name, () -> modelLoadMillis,
-                () -> batcher == null ? 0 : batcher.bufferedCount());
         LOG.info(
                 "Subtask {} loaded model {} on {} (requested {}) in {} ms; overlap {}", subtask,
                 runtime.card().id(), runtime.device(), requested, modelLoadMillis,
@@ -250,7 +251,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         }
         for (ErrorRecord e : outcome.failed) {
             output.collect(Outputs.ERRORS, new StreamRecord<>(e));
-            metrics.onError(e.stage + "/" + e.reason);
+            metrics.onError(e.reason);
         }
         long end = System.nanoTime();
         BatchMetrics m = record(batch, outcome, startNanos, startMillis, writeStart, end);

@@ -13,6 +13,13 @@ import java.util.List;
  * reported as failed.
  */
 public final class BisectingRunner {
+    /** Reason of an item the model could not run alone because memory ran out. */
+    public static final String OUT_OF_MEMORY = "out_of_memory";
+    /** Reason of an item the model failed on alone for any other cause. */
+    public static final String INFERENCE_FAILED = "inference_failed";
+    /** Every reason this runner gives its failed items (stage {@link ErrorRecord#INFER}). */
+    public static final java.util.List<String> REASONS = java.util.List.of(OUT_OF_MEMORY, INFERENCE_FAILED);
+
     private final ModelRuntime runtime;
 
     public BisectingRunner(ModelRuntime runtime) {
@@ -60,7 +67,7 @@ public final class BisectingRunner {
                 TokenizedDocument d = items.get(0);
                 ErrorRecord err =
                         ErrorRecord.of(d.id, d.source, ErrorRecord.INFER,
-                                e.outOfMemory() ? "out_of_memory" : "inference_failed",
+                                e.outOfMemory() ? OUT_OF_MEMORY : INFERENCE_FAILED,
                                 d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
                 outcome.failed.add(err);
                 return;

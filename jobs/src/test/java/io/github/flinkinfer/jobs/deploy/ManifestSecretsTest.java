@@ -39,7 +39,8 @@ class ManifestSecretsTest {
                 SecretScan.inWords(List.of(line.trim().split("\\s+"))).forEach(f -> found.add("crontab.txt " + f));
             }
         }
-        assertThat(kinds).containsExactlyInAnyOrder("FlinkDeployment", "FlinkDeployment", "FlinkDeployment", "CronJob");
+        assertThat(kinds).containsExactlyInAnyOrder(
+                "FlinkDeployment", "FlinkDeployment", "FlinkDeployment", "CronJob", "PodMonitor");
         assertThat(found).isEmpty();
     }
 

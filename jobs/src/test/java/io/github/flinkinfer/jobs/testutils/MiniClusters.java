@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.testutils;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -13,8 +14,14 @@ public final class MiniClusters {
 
     /** Two TaskManagers with one slot each: subtasks really run in different TaskManagers. */
     public static MiniClusterExtension twoTaskManagers() {
+        return twoTaskManagers(new Configuration());
+    }
+
+    /** Two TaskManagers with one slot each, with this cluster configuration (e.g. reporters). */
+    public static MiniClusterExtension twoTaskManagers(Configuration configuration) {
         return new MiniClusterExtension(
                 new MiniClusterResourceConfiguration.Builder()
+                        .setConfiguration(configuration)
                         .setNumberTaskManagers(2)
                         .setNumberSlotsPerTaskManager(1)
                         .build());

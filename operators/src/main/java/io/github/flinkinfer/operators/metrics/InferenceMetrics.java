@@ -1,90 +1,91 @@
 package io.github.flinkinfer.operators.metrics;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.function.LongSupplier;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * The inference subtask's meters (Micrometer, names carry their units), bridged into its Flink
- * metric group scoped {@code model=<name>}. One instance per subtask; updated once per batch.
+ * The inference subtask's metrics in its Flink operator metric group, scoped {@code model=<name>}:
+ * counters as Flink {@link Counter}s (names carry their units), batch latency as {@link
+ * LatencyBuckets} that Prometheus can merge across subtasks, and a few gauges. Everything is
+ * registered when the subtask opens, so each series exists from the start with value 0. One
+ * instance per subtask; updated once per batch. See docs/operations.md for names and queries.
  */
 public final class InferenceMetrics {
-    private static final double[] PERCENTILES = {0.5, 0.9, 0.95, 0.99};
+    /** Name of the batch latency distribution ({@code totalMs} of each batch). */
+    public static final String BATCH_LATENCY = "batch_latency_millis";
 
-    private final MeterRegistry registry = new SimpleMeterRegistry();
+    private final MetricGroup group;
     private final Counter items;
     private final Counter realTokens;
     private final Counter paddedTokens;
     private final Counter batches;
     private final Counter retries;
-    private final Timer batchLatency;
-    private final Timer queueWait;
-    private final Timer tokenize;
-    private final Timer inference;
+    private final MillisCounter queueWait;
+    private final MillisCounter tokenize;
+    private final MillisCounter inference;
+    private final LatencyBuckets batchLatency;
+    private final Map<String, Counter> errors = new HashMap<>();
     private final DoubleAdder busyMillis = new DoubleAdder();
     private final DoubleAdder cost = new DoubleAdder();
     private final long openedNanos = System.nanoTime();
 
-    public InferenceMetrics(MetricGroup flinkGroup, String model, LongSupplier loadMillis,
-            LongSupplier bufferedItems) {
-        FlinkMeterBridge.bind(registry, flinkGroup.addGroup("model", model));
-        items = Counter.builder("items_total").register(registry);
-        realTokens = Counter.builder("real_tokens_total").register(registry);
-        paddedTokens = Counter.builder("padded_tokens_total").register(registry);
-        batches = Counter.builder("batches_total").register(registry);
-        retries = Counter.builder("retries_total").register(registry);
-        batchLatency = timer("batch_latency_seconds");
-        queueWait = timer("queue_wait_seconds");
-        tokenize = timer("tokenize_seconds");
-        inference = timer("inference_seconds");
-        Gauge.builder("model_load_seconds", () -> loadMillis.getAsLong() / 1000.0).register(registry);
-        Gauge.builder("buffered_items", bufferedItems::getAsLong).register(registry);
-        Gauge.builder("busy_fraction", this::busyFraction).register(registry);
-        Gauge.builder("cost_busy_total", cost::sum).register(registry);
-    }
-
-    private Timer timer(String name) {
-        return Timer.builder(name).publishPercentiles(PERCENTILES).register(registry);
+    /**
+     * @param errorReasons the reasons this subtask's failed items can have: one {@code errors_total}
+     *     counter each, registered now
+     */
+    public InferenceMetrics(MetricGroup flinkGroup, String model, List<String> errorReasons,
+            LongSupplier loadMillis, LongSupplier bufferedItems) {
+        group = flinkGroup.addGroup("model", model);
+        items = group.counter("items_total");
+        realTokens = group.counter("real_tokens_total");
+        paddedTokens = group.counter("padded_tokens_total");
+        batches = group.counter("batches_total");
+        retries = group.counter("retries_total");
+        queueWait = group.counter("queue_wait_millis_total", new MillisCounter());
+        tokenize = group.counter("tokenize_millis_total", new MillisCounter());
+        inference = group.counter("inference_millis_total", new MillisCounter());
+        batchLatency = new LatencyBuckets(group, BATCH_LATENCY);
+        errorReasons.forEach(this::errors);
+        group.gauge("model_load_seconds", (Gauge<Double>) () -> loadMillis.getAsLong() / 1000.0);
+        group.gauge("buffered_items", (Gauge<Long>) bufferedItems::getAsLong);
+        group.gauge("busy_fraction", (Gauge<Double>) this::busyFraction);
+        group.gauge("cost_busy_total", (Gauge<Double>) cost::sum);
     }
 
     /** Records one finished batch. */
     public void onBatch(int succeeded, long real, long padded, int retriedRuns, double queueWaitMs,
             double tokenizeMs, double inferenceMs, double totalMs, double batchCost) {
-        items.increment(succeeded);
-        realTokens.increment(real);
-        paddedTokens.increment(padded);
-        batches.increment();
-        retries.increment(retriedRuns);
-        batchLatency.record(nanos(totalMs));
-        queueWait.record(nanos(queueWaitMs));
-        tokenize.record(nanos(tokenizeMs));
-        inference.record(nanos(inferenceMs));
+        items.inc(succeeded);
+        realTokens.inc(real);
+        paddedTokens.inc(padded);
+        batches.inc();
+        retries.inc(retriedRuns);
+        queueWait.add(queueWaitMs);
+        tokenize.add(tokenizeMs);
+        inference.add(inferenceMs);
+        batchLatency.record(totalMs);
         busyMillis.add(totalMs);
         cost.add(batchCost);
     }
 
-    /** A failed input, by {@code stage/reason}. */
+    /** A failed input, by its reason code. */
     public void onError(String reason) {
-        Counter.builder("errors_total").tag("reason", reason).register(registry).increment();
+        errors(reason).inc();
+    }
+
+    private Counter errors(String reason) {
+        return errors.computeIfAbsent(reason, r -> group.addGroup("reason", r).counter("errors_total"));
     }
 
     /** Share of this subtask's lifetime spent running batches (the rest is load, waiting, idle). */
     public double busyFraction() {
         double lifetimeMs = (System.nanoTime() - openedNanos) / 1e6;
         return lifetimeMs <= 0 ? 0 : Math.min(1.0, busyMillis.sum() / lifetimeMs);
-    }
-
-    MeterRegistry registry() {
-        return registry;
-    }
-
-    private static Duration nanos(double millis) {
-        return Duration.ofNanos((long) (millis * 1e6));
     }
 }
