@@ -1,6 +1,5 @@
 package io.github.flinkinfer.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
@@ -8,6 +7,8 @@ import io.github.flinkinfer.bench.BenchCorpus.Doc;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.sql.SqlEmbedding;
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.BatchMetricsReader;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
@@ -294,22 +295,19 @@ public final class Contender {
         s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;
-        ObjectMapper json = new ObjectMapper();
         try (var files = Files.list(out.resolve("metrics"))) {
             for (Path f : files.toList()) {
                 for (String line : Files.readAllLines(f)) {
-                    JsonNode m = json.readTree(line);
-                    int rows = m.get("items").asInt();
-                    int paddedLen = (int) (m.get("paddedTokens").asLong() / Math.max(1, rows));
-                    long real = m.get("realTokens").asLong();
-                    double meanLen = (double) real / Math.max(1, rows);
-                    s.batch(rows, real, paddedLen, rows * flops.sequence((int) Math.round(meanLen)),
-                            flops.batch(rows, paddedLen), m.get("totalMs").asDouble());
-                    long ready = m.get("subtaskOpenedAtMillis").asLong() + m.get("modelLoadMs").asLong();
-                    if (m.get("modelLoadMs").asLong() > 0) {
-                        firstReady = Math.min(firstReady, ready);
+                    BatchMetrics m = BatchMetricsReader.parse(line);
+                    int rows = m.items;
+                    int paddedLen = (int) (m.paddedTokens / Math.max(1, rows));
+                    double meanLen = (double) m.realTokens / Math.max(1, rows);
+                    s.batch(rows, m.realTokens, paddedLen, rows * flops.sequence((int) Math.round(meanLen)),
+                            flops.batch(rows, paddedLen), m.totalMs);
+                    if (m.modelLoadMs > 0) {
+                        firstReady = Math.min(firstReady, m.subtaskOpenedAtMillis + m.modelLoadMs);
                     }
-                    lastEnd = Math.max(lastEnd, m.get("startedAtMillis").asLong() + (long) m.get("totalMs").asDouble());
+                    lastEnd = Math.max(lastEnd, m.startedAtMillis + (long) m.totalMs);
                 }
             }
         }

@@ -133,10 +133,11 @@ public final class InferencePipeline {
                 tokens.transform(
                                 "batch-and-infer",
                                 TypeInformation.of(InferenceResult.class),
-                                new BatchInferenceOperator(model, options.batching(), runId,
-                                        options.cost.model(options.intraOpThreads))
-                                        .withQualityGate(options.quality.gate(model.options(), options.model))
-                                        .withOverlap(options.overlap))
+                                BatchInferenceOperator.builder(model, options.batching(), runId)
+                                        .cost(options.cost.model(options.intraOpThreads))
+                                        .qualityGate(options.quality.gate(model.options(), options.model))
+                                        .overlap(options.overlap)
+                                        .build())
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
         IndexSteps.pool(results, options, extras);

@@ -8,6 +8,7 @@ import io.github.flinkinfer.operators.metrics.InferenceMetrics;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -24,7 +25,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * through the model, emitting one {@link InferenceResult} per input, one {@link BatchMetrics} per
  * batch ({@link Outputs#BATCH_METRICS}) and an {@link ErrorRecord} per failed input ({@link
  * Outputs#ERRORS}). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
- * resumes with nothing lost; end of input flushes everything.
+ * resumes with nothing lost; end of input flushes everything. This class only wires the roles to
+ * Flink (state, timers, outputs): a {@link BatchExecutor} runs batches, a {@link BatchRecorder}
+ * records them, a {@link QualitySampler} re-checks a sample.
  *
  * <p><b>Overlap</b> ({@link Overlap}): with it on, model calls run on one inference thread per
  * subtask while the task thread goes on reading, tokenizing (chained upstream) and batching the
@@ -33,73 +36,70 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * before each checkpoint barrier and at end of input, so state never holds a half-run batch. It
  * pays where the model runs on another device (a GPU idles while the CPU tokenizes); on CPU the
  * two threads compete for the same cores (see docs/benchmarks for the measurement).
+ *
+ * <pre>{@code
+ * tokens.transform("batch-and-infer", TypeInformation.of(InferenceResult.class),
+ *         BatchInferenceOperator.builder(model, batching, runId)
+ *                 .cost(costModel).qualityGate(gate).overlap(Overlap.AUTO).build())
+ *       .uid("batch-and-infer");
+ * }</pre>
  */
 public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResult>
         implements OneInputStreamOperator<TokenizedDocument, InferenceResult>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
+    /** Name of the operator list state holding buffered documents (savepoints depend on it). */
+    static final String BUFFERED_STATE = "buffered-documents";
+
+    /** Batches handed to the inference thread and not yet emitted, at most. */
+    static final int IN_FLIGHT = 2;
+
     private final ModelRuntimeFactory factory;
     private final BatchingConfig batching;
     private final String runId;
     private final CostModel costModel;
-    private QualityGate qualityGate;
-    private Overlap overlap = Overlap.AUTO;
+    private final QualityGate qualityGate;
+    private final Overlap overlap;
 
     /** Whether model calls run beside the task thread; {@code auto} = only on a GPU. */
     public enum Overlap {
         AUTO, ON, OFF
     }
 
-    /** Batches handed to the inference thread and not yet emitted, at most. */
-    static final int IN_FLIGHT = 2;
-
-    /** A batch on the inference thread: its outcome and when the model call started. */
-    private record Pending(
-            Batch<TokenizedDocument> batch,
-            java.util.concurrent.Future<BisectingRunner.Outcome> outcome,
-            long[] startedAt) {}
-
-    private transient java.util.concurrent.ExecutorService inferenceThread;
-    private transient java.util.ArrayDeque<Pending> inFlight;
-
     private transient ModelRuntime runtime;
-    private transient BisectingRunner runner;
     private transient LengthBucketBatcher<TokenizedDocument> batcher;
+    private transient BatchExecutor executor;
+    private transient BatchRecorder recorder;
+    private transient QualitySampler quality;
     private transient ListState<TokenizedDocument> bufferedState;
     private transient List<TokenizedDocument> restored;
     private transient StreamRecord<InferenceResult> reuse;
-    private transient long batchSeq;
     private transient int subtask;
-    private transient InferenceMetrics metrics;
-    private transient ModelRuntime reference;
-    private transient int qualityLeft;
-    private transient long openedAtMillis;
-    private transient boolean loadReported;
+    /** Read by the model-load gauge, registered before the load. */
     private transient volatile long modelLoadMillis;
-    private transient String deviceRequested;
 
-    public BatchInferenceOperator(ModelRuntimeFactory factory, BatchingConfig batching, String runId) {
-        this(factory, batching, runId, CostModel.FREE);
-    }
-
-    public BatchInferenceOperator(
-            ModelRuntimeFactory factory, BatchingConfig batching, String runId, CostModel costModel) {
+    BatchInferenceOperator(ModelRuntimeFactory factory, BatchingConfig batching, String runId,
+            CostModel costModel, QualityGate qualityGate, Overlap overlap) {
         this.factory = factory;
         this.batching = batching;
         this.runId = runId;
         this.costModel = costModel;
+        this.qualityGate = qualityGate;
+        this.overlap = overlap;
+    }
+
+    /** Starts a builder: the model, how to batch, and the run id written into every metric. */
+    public static BatchInferenceOperatorBuilder builder(ModelRuntimeFactory model, BatchingConfig batching,
+            String runId) {
+        return new BatchInferenceOperatorBuilder(model, batching, runId);
     }
 
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        bufferedState =
-                context.getOperatorStateStore()
-                        .getListState(
-                                new ListStateDescriptor<>(
-                                        "buffered-documents",
-                                        TypeInformation.of(TokenizedDocument.class)));
-        restored = new java.util.ArrayList<>();
+        bufferedState = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>(BUFFERED_STATE, TypeInformation.of(TokenizedDocument.class)));
+        restored = new ArrayList<>();
         if (context.isRestored()) {
             for (TokenizedDocument d : bufferedState.get()) {
                 restored.add(d);
@@ -110,73 +110,61 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     @Override
     public void open() throws Exception {
         super.open();
-        subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        openedAtMillis = System.currentTimeMillis();
+        var task = getRuntimeContext().getTaskInfo();
+        subtask = task.getIndexOfThisSubtask();
+        long openedAtMillis = System.currentTimeMillis();
         // registered before the model loads: every series exists (at 0) while the subtask is up
-        metrics = new InferenceMetrics(getMetricGroup(), factory.card().name, BisectingRunner.REASONS,
-                () -> modelLoadMillis, () -> batcher == null ? 0 : batcher.bufferedCount());
-        Device requested =
-                DevicePlacement.place(
-                        factory.options().device(),
-                        getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE),
-                        subtask);
-        deviceRequested = requested.toString();
+        InferenceMetrics meters = new InferenceMetrics(getMetricGroup(), factory.card().name,
+                BisectingRunner.REASONS, () -> modelLoadMillis,
+                () -> batcher == null ? 0 : batcher.bufferedCount());
+        Device requested = DevicePlacement.place(factory.options().device(),
+                getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
         long start = System.nanoTime();
         runtime = factory.open(requested);
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
-        runner = new BisectingRunner(runtime);
-        if (qualityGate != null) {
-            reference = qualityGate.reference().open(requested);
-            int p = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-            int total = qualityGate.samples();
-            qualityLeft = total / p + (subtask < total % p ? 1 : 0); // the sample, split exactly
-        }
+        BisectingRunner runner = new BisectingRunner(runtime);
+        quality = QualitySampler.open(qualityGate, requested, subtask, task.getNumberOfParallelSubtasks());
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
-        inFlight = new java.util.ArrayDeque<>();
-        if (overlap == Overlap.ON
-                || (overlap == Overlap.AUTO && runtime.device().kind() == Device.Kind.CUDA)) {
-            String name = "inference-" + getRuntimeContext().getTaskInfo().getTaskNameWithSubtasks();
-            inferenceThread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        LOG.info(
-                "Subtask {} loaded model {} on {} (requested {}) in {} ms; overlap {}", subtask,
-                runtime.card().id(), runtime.device(), requested, modelLoadMillis,
-                inferenceThread != null ? "on" : "off");
+        boolean overlapped = overlap == Overlap.ON
+                || (overlap == Overlap.AUTO && runtime.device().kind() == Device.Kind.CUDA);
+        executor = overlapped
+                ? BatchExecutor.overlapped(runner, this::emit, "inference-" + task.getTaskNameWithSubtasks(), IN_FLIGHT)
+                : BatchExecutor.direct(runner, this::emit);
+        recorder = new BatchRecorder(new BatchRecorder.Subtask(runId, subtask,
+                task.getNumberOfParallelSubtasks(), runtime, requested.toString(), openedAtMillis,
+                modelLoadMillis), costModel, meters);
+        LOG.info("Subtask {} loaded model {} on {} (requested {}) in {} ms; overlap {}", subtask,
+                runtime.card().id(), runtime.device(), requested, modelLoadMillis, overlapped ? "on" : "off");
         if (batching.maxWaitMillis() > 0) {
             long period = Math.max(1, batching.maxWaitMillis() / 2);
-            getProcessingTimeService()
-                    .scheduleWithFixedDelay(t -> {
-                        runAll(batcher.flushExpired(System.nanoTime()));
-                        emitFinished(false);
-                    }, period, period);
+            getProcessingTimeService().scheduleWithFixedDelay(t -> {
+                submitAll(batcher.flushExpired(System.nanoTime()));
+                executor.emitFinished(false);
+            }, period, period);
         }
         for (TokenizedDocument d : restored) {
-            runAll(batcher.add(d, System.nanoTime()));
+            submitAll(batcher.add(d, System.nanoTime()));
         }
         restored = null;
     }
 
     @Override
     public void processElement(StreamRecord<TokenizedDocument> element) {
-        runAll(batcher.add(element.getValue(), System.nanoTime()));
-        emitFinished(false);
+        submitAll(batcher.add(element.getValue(), System.nanoTime()));
+        executor.emitFinished(false);
     }
 
     @Override
     public void endInput() {
-        runAll(batcher.flushAll());
-        emitFinished(true);
+        submitAll(batcher.flushAll());
+        executor.emitFinished(true);
     }
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        emitFinished(true); // in-flight batches complete and emit before the barrier
+        executor.emitFinished(true); // in-flight batches complete and emit before the barrier
     }
 
     @Override
@@ -185,174 +173,49 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         bufferedState.update(batcher.bufferedItems());
     }
 
-    private void runAll(List<Batch<TokenizedDocument>> batches) {
+    private void submitAll(List<Batch<TokenizedDocument>> batches) {
         for (Batch<TokenizedDocument> b : batches) {
-            runBatch(b);
+            executor.submit(b);
         }
     }
 
-    private void runBatch(Batch<TokenizedDocument> batch) {
-        if (inferenceThread == null) {
-            long startNanos = System.nanoTime();
-            long startMillis = System.currentTimeMillis();
-            emit(batch, runner.run(batch.items()), startNanos, startMillis);
-            return;
-        }
-        long[] startedAt = new long[2];
-        inFlight.add(new Pending(batch, inferenceThread.submit(() -> {
-            startedAt[0] = System.nanoTime();
-            startedAt[1] = System.currentTimeMillis();
-            return runner.run(batch.items());
-        }), startedAt));
-        while (inFlight.size() > IN_FLIGHT) {
-            emitOldest();
-        }
-    }
-
-    /** Emits finished in-flight batches in order; with {@code all}, waits for every one. */
-    private void emitFinished(boolean all) {
-        while (inFlight != null && !inFlight.isEmpty() && (all || inFlight.peek().outcome().isDone())) {
-            emitOldest();
-        }
-    }
-
-    private void emitOldest() {
-        Pending p = inFlight.poll();
-        BisectingRunner.Outcome outcome;
-        try {
-            outcome = p.outcome().get(); // the Future's happens-before makes startedAt visible
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted waiting for a batch", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r
-                    : new IllegalStateException("Batch failed on the inference thread", e.getCause());
-        }
-        emit(p.batch(), outcome, p.startedAt()[0], p.startedAt()[1]);
-    }
-
-    private void emit(Batch<TokenizedDocument> batch, BisectingRunner.Outcome outcome,
-            long startNanos, long startMillis) {
+    /** Emits one run batch on the task thread: results, errors, then its metrics record. */
+    private void emit(BatchRun run) {
         long writeStart = System.nanoTime();
+        BisectingRunner.Outcome outcome = run.outcome();
         ModelCard card = runtime.card();
         for (int i = 0; i < outcome.succeeded.size(); i++) {
-            TokenizedDocument d = outcome.succeeded.get(i);
-            InferenceResult r = new InferenceResult();
-            r.id = d.id;
-            r.source = d.source;
-            r.vector = outcome.vectors.get(i);
-            r.tokenCount = d.tokenIds.length;
-            r.originalTokenCount = d.originalTokenCount;
-            r.truncated = d.truncated();
-            r.model = card.name;
-            r.modelVersion = card.version;
-            r.chunk = d.chunk;
-            output.collect(reuse.replace(r));
+            output.collect(reuse.replace(result(outcome.succeeded.get(i), outcome.vectors.get(i), card)));
         }
         for (ErrorRecord e : outcome.failed) {
             output.collect(Outputs.ERRORS, new StreamRecord<>(e));
-            metrics.onError(e.reason);
+            recorder.onError(e);
         }
         long end = System.nanoTime();
-        BatchMetrics m = record(batch, outcome, startNanos, startMillis, writeStart, end);
-        checkQuality(outcome, m);
+        BatchMetrics m = recorder.record(run, writeStart, end);
+        quality.check(outcome, m);
         output.collect(Outputs.BATCH_METRICS, new StreamRecord<>(m));
-        metrics.onBatch(outcome.succeeded.size(), m.realTokens, m.paddedTokens, m.retries,
-                m.queueWaitMs, m.tokenizeMs, m.inferenceMs, m.totalMs, m.costBusy);
+        recorder.onBatch(m, outcome.succeeded.size());
     }
 
-    /** Sets overlap of model calls with the task thread (see class doc); call before the job starts. */
-    public BatchInferenceOperator withOverlap(Overlap overlap) {
-        this.overlap = java.util.Objects.requireNonNull(overlap);
-        return this;
-    }
-
-    /** Sets the reference check (see {@link QualityGate}); call before the job starts. */
-    public BatchInferenceOperator withQualityGate(QualityGate gate) {
-        this.qualityGate = gate;
-        return this;
-    }
-
-    /** Re-runs this batch's first items through the reference while the subtask's quota lasts. */
-    private void checkQuality(BisectingRunner.Outcome outcome, BatchMetrics m) {
-        if (reference == null || qualityLeft <= 0) {
-            return;
-        }
-        m.qualityMin = 1.0;
-        for (int i = 0; i < outcome.succeeded.size() && qualityLeft > 0; i++, qualityLeft--) {
-            double score = QualityGate.compare(reference, outcome.succeeded.get(i).tokenIds, outcome.vectors.get(i));
-            m.qualityChecked++;
-            m.qualitySum += score;
-            m.qualityMin = Math.min(m.qualityMin, score);
-        }
-        m.qualityMetric = reference.card().task == io.github.flinkinfer.runtime.Task.CLASSIFICATION
-                ? "label_agreement" : "cosine";
-    }
-
-    private BatchMetrics record(
-            Batch<TokenizedDocument> batch,
-            BisectingRunner.Outcome outcome,
-            long startNanos,
-            long startMillis,
-            long writeStart,
-            long end) {
-        BatchMetrics m = new BatchMetrics();
-        m.runId = runId;
-        m.subtask = subtask;
-        m.batchId = runId + "-" + subtask + "-" + (batchSeq++);
-        m.bucket = batch.bucket();
-        m.bucketEdge = batch.bucketEdge();
-        m.items = batch.size();
-        m.failedItems = outcome.failed.size();
-        m.realTokens = batch.realTokens();
-        m.paddedTokens = batch.paddedTokens();
-        m.paddingEfficiency = batch.paddingEfficiency();
-        m.queueWaitMs = millis(startNanos - batch.oldestEnqueueNanos());
-        long tokenizeNanos = 0;
-        for (TokenizedDocument d : batch.items()) {
-            tokenizeNanos += d.tokenizeNanos;
-        }
-        m.tokenizeMs = millis(tokenizeNanos);
-        m.tensorMs = millis(outcome.tensorNanos);
-        m.inferenceMs = millis(outcome.runNanos);
-        m.postprocessMs = millis(outcome.postNanos);
-        m.writeMs = millis(end - writeStart);
-        m.totalMs = millis(end - startNanos);
-        double seconds = Math.max(1e-9, (end - startNanos) / 1e9);
-        m.itemsPerSecond = outcome.succeeded.size() / seconds;
-        m.realTokensPerSecond = batch.realTokens() / seconds;
-        m.retries = outcome.retries();
-        m.attempt = 1;
-        m.startedAtMillis = startMillis;
-        m.model = runtime.card().id();
-        m.device = runtime.device().toString();
-        m.deviceRequested = deviceRequested;
-        m.subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-        m.subtaskOpenedAtMillis = openedAtMillis;
-        if (!loadReported) {
-            m.modelLoadMs = modelLoadMillis; // once per subtask: the report charges it as load
-            loadReported = true;
-        }
-        boolean onGpu = runtime.device().kind() == Device.Kind.CUDA;
-        m.subtaskPricePerHour = costModel.subtaskPricePerHour(onGpu);
-        m.costBusy = costModel.cost(m.totalMs, onGpu);
-        m.referencePricePer1MTokens = costModel.referencePricePer1MTokens();
-        m.currency = costModel.currency();
-        return m;
-    }
-
-    private static double millis(long nanos) {
-        return nanos / 1e6;
+    private static InferenceResult result(TokenizedDocument d, float[] vector, ModelCard card) {
+        InferenceResult r = new InferenceResult();
+        r.id = d.id;
+        r.source = d.source;
+        r.vector = vector;
+        r.tokenCount = d.tokenIds.length;
+        r.originalTokenCount = d.originalTokenCount;
+        r.truncated = d.truncated();
+        r.model = card.name;
+        r.modelVersion = card.version;
+        r.chunk = d.chunk;
+        return r;
     }
 
     @Override
     public void close() throws Exception {
         try {
-            boolean idle = true;
-            if (inferenceThread != null) {
-                inferenceThread.shutdownNow(); // after endInput nothing is left; on failure, stop
-                idle = inferenceThread.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
-            }
+            boolean idle = executor == null || executor.shutdown();
             if (runtime != null && idle) {
                 runtime.close();
             } else if (runtime != null) {
@@ -361,8 +224,8 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
                 LOG.warn("Subtask {}: a model call is still running after 1 min; not closing its"
                         + " session", subtask);
             }
-            if (reference != null) {
-                reference.close();
+            if (quality != null) {
+                quality.close();
             }
         } finally {
             super.close();
