@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.plugin.DefaultPluginManager;
@@ -146,10 +147,19 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
         }
     }
 
+    public void delete(String key) {
+        store().removeBlob(BUCKET, key);
+    }
+
     /** Copies every object under {@code prefix} to {@code dir}, keeping the rest of its key as path. */
     public Path copyTo(String prefix, Path dir) {
+        return copyTo(prefix, dir, key -> true);
+    }
+
+    /** Copies the objects under {@code prefix} whose key passes {@code filter}, as {@link #copyTo(String, Path)}. */
+    public Path copyTo(String prefix, Path dir, Predicate<String> filter) {
         try {
-            for (String key : keys(prefix)) {
+            for (String key : keys(prefix).stream().filter(filter).toList()) {
                 Path file = dir.resolve(key.substring(prefix.length()).replaceFirst("^/", ""));
                 Files.createDirectories(file.getParent());
                 Files.write(file, read(key));
