@@ -10,6 +10,8 @@
 # -D   any Flink option, written to the cluster's conf/config.yaml
 # --gpus AMOUNT   installs Flink's GPU plugin and reports AMOUNT GPUs per TaskManager, found by
 #                 --gpu-discovery SCRIPT (default: the plugin's nvidia-gpu-discovery.sh)
+# --s3            installs Flink's S3 file system (flink-s3-fs-hadoop) under plugins/s3-fs-hadoop/,
+#                 as in a distribution; its endpoint and keys come as -D s3.… options
 #
 # --application  application mode: the JobManager (StandaloneApplicationClusterEntryPoint)
 #                runs the job's main() itself with JOB ARGUMENTS (e.g. embed --input ...), so the
@@ -22,6 +24,7 @@ source "$(dirname "$0")/common.sh"
 
 taskmanagers=2
 slots=1
+s3=false
 gpus=0
 gpu_discovery=""
 application=""
@@ -33,6 +36,7 @@ while [[ $# -gt 0 ]]; do
     -s) slots=$2; shift 2 ;;
     --gpus) gpus=$2; shift 2 ;;
     --gpu-discovery) gpu_discovery=$2; shift 2 ;;
+    --s3) s3=true; shift ;;
     -D) options+=("$2"); shift 2 ;;
     -D*) options+=("${1#-D}"); shift ;;
     --application) application=$2; shift 2 ;;
@@ -72,6 +76,11 @@ if [[ "$gpus" -gt 0 ]]; then
   set_option "external-resource.gpu.amount=$gpus"
   set_option "external-resource.gpu.driver-factory.class=org.apache.flink.externalresource.gpu.GPUDriverFactory"
   set_option "external-resource.gpu.param.discovery-script.path=${gpu_discovery:-$plugin/nvidia-gpu-discovery.sh}"
+fi
+if [[ "$s3" == true ]]; then
+  # Its own folder and class loader: the jar bundles Hadoop, the AWS SDK, Jackson and Guava.
+  "$MVN" -B -q -Dstyle.color=never dependency:copy -Dartifact=org.apache.flink:flink-s3-fs-hadoop:2.3.0 \
+    -DoutputDirectory="$PLUGINS_DIR/s3-fs-hadoop" >&2 || die "could not fetch flink-s3-fs-hadoop"
 fi
 for option in "${options[@]+"${options[@]}"}"; do
   set_option "$option"

@@ -1,0 +1,83 @@
+package io.github.flinkinfer.jobs.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.jobs.testutils.S3Server;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The failure drill on object storage: the multi-process standalone cluster with Flink's S3 file
+ * system under {@code plugins/s3-fs-hadoop/} as in a distribution, configured by {@code -D s3.…},
+ * the corpus and every output on {@code s3://} of a local S3 endpoint, and one TaskManager
+ * {@code kill -9}ed mid-run: every id exactly once in the bucket and the run's success marker.
+ */
+class StandaloneS3ITCase {
+    @RegisterExtension static final S3Server S3 = new S3Server();
+
+    @TempDir Path tmp;
+
+    @Test
+    void jobOnS3SurvivesATaskManagerKilledMidJob() throws Exception {
+        Set<String> inputIds = Corpus.sample(Integer.MAX_VALUE).keySet();
+        S3.put("corpus/wordnet-sample.jsonl", Corpus.SAMPLE);
+        Path client = tmp.resolve("client.out");
+        List<String> args = new ArrayList<>(List.of("-n", "2", "--s3"));
+        S3.configuration().toMap().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
+        try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), args.toArray(String[]::new))) {
+            Process job = cluster.submit(client,
+                    "embed", "--input", S3.uri("corpus/wordnet-sample.jsonl"), "--output", S3.uri("out"),
+                    "--run-id", "x", "--parallelism", "2", "--model", "all-minilm-l6-v2-q",
+                    "--restart-attempts", "5");
+
+            // Mid-job: a TaskManager runs inference. Part files on S3 are multipart uploads, not
+            // listable objects, until the job commits them at its end.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            List<String> running = cluster.processesLogging("loaded model");
+            while (running.isEmpty()) {
+                assertThat(job.isAlive())
+                        .as("job ended before the kill:\n%s%s", Files.readString(client), cluster.logTails())
+                        .isTrue();
+                assertThat(System.nanoTime()).as("no model loaded in 180 s\n%s", cluster.logTails())
+                        .isLessThan(deadline);
+                Thread.sleep(200);
+                running = cluster.processesLogging("loaded model");
+            }
+            assertThat(S3.keys("out/")).as("no part file committed before the kill")
+                    .noneMatch(k -> k.contains("/part-"));
+            cluster.killHard(running.get(0));
+            cluster.startTaskManager();
+
+            assertThat(job.waitFor(240, TimeUnit.SECONDS)).as("job still running after 240 s").isTrue();
+            assertThat(job.exitValue())
+                    .as("submit.sh failed:\n%s%s", Files.readString(client), cluster.logTails())
+                    .isZero();
+            assertThat(Files.readString(cluster.log("jobmanager")))
+                    .as("the kill was noticed and tasks were recovered")
+                    .contains("switched from RUNNING to FAILED");
+        }
+
+        Path out = S3.copyTo("out/", tmp.resolve("out"));
+        Set<String> embedded = Outputs.embeddings(out).keySet(); // fails on a duplicate id
+        List<String> failed = new ArrayList<>();
+        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
+            failed.add(e.get("id").asText());
+        }
+        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
+        Set<String> all = new HashSet<>(embedded);
+        all.addAll(failed);
+        assertThat(all).isEqualTo(inputIds);
+        assertThat(S3.keys("out/")).contains("out/_SUCCESS-x");
+    }
+}
