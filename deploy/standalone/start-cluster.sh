@@ -12,7 +12,6 @@
 #                 --gpu-discovery SCRIPT (default: the plugin's nvidia-gpu-discovery.sh)
 # --s3            installs Flink's S3 file system (flink-s3-fs-hadoop) under plugins/s3-fs-hadoop/,
 #                 as in a distribution; its endpoint and keys come as -D s3.… options
-#
 # --application  application mode: the JobManager (StandaloneApplicationClusterEntryPoint)
 #                runs the job's main() itself with JOB ARGUMENTS (e.g. embed --input ...), so the
 #                driver's verdicts and _SUCCESS need no client; the cluster stops when it ends
@@ -41,7 +40,7 @@ while [[ $# -gt 0 ]]; do
     -D*) options+=("${1#-D}"); shift ;;
     --application) application=$2; shift 2 ;;
     --) shift; job_args=("$@"); break ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
