@@ -101,4 +101,20 @@ class RunSummaryCostTest {
             assertThat(p[1]).isCloseTo(400 / 3.0, within(1e-6));
         }
     }
+
+    /** The JSON report only gains fields: readers of earlier reports keep working. */
+    @Test
+    void theJsonReportKeepsItsFieldsAndAddsTheTimeline() throws Exception {
+        write(out.resolve("metrics"), List.of(batch(0, 0, 10, 0, 500, 300), batch(1, 1, 10, 0, 500, 0)));
+        RunOutput output = RunOutput.of(out.toString(), "c");
+        RunSummary.read(output, 3.0).write(output);
+        com.fasterxml.jackson.databind.JsonNode json = new ObjectMapper().readTree(out.resolve("report-c.json").toFile());
+        assertThat(json.fieldNames()).toIterable().contains("runId", "model", "succeeded", "failed",
+                "errorsByReason", "batches", "realTokens", "paddedTokens", "paddingEfficiency", "wallSeconds",
+                "itemsPerSecond", "realTokensPerSecond", "batchLatencyMs", "phaseTotalsMs", "cost", "quality",
+                "series");
+        assertThat(json.get("series").fieldNames()).toIterable().contains("throughput", "latencyHistogram",
+                "paddingByBucket", "tokenLengthHistogram", "timeline");
+        assertThat(json.at("/series/timeline/subtasks/0/modelLoads/0/1").asDouble()).isCloseTo(0.3, within(1e-9));
+    }
 }
