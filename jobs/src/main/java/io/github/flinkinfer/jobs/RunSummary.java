@@ -107,7 +107,8 @@ public final class RunSummary {
             r.runInfo = json.readTree(output.read(output.runInfo()));
         }
         r.totals(metrics, errors);
-        r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics);
+        long submitted = r.runInfo == null ? 0 : r.runInfo.path("submittedAtMillis").asLong(0);
+        r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics, submitted);
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
         r.cost(metrics);
@@ -116,7 +117,7 @@ public final class RunSummary {
             r.skippedTokens += s.path("tokens").asLong();
         }
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
-        r.series(metrics);
+        r.series(metrics, submitted);
         return r;
     }
 
@@ -191,8 +192,7 @@ public final class RunSummary {
                 ? cost.per1MRealTokens / cost.referencePricePer1MTokens : 0;
     }
 
-    private void series(List<JsonNode> metrics) {
-        long submitted = runInfo == null ? 0 : runInfo.path("submittedAtMillis").asLong(0);
+    private void series(List<JsonNode> metrics, long submitted) {
         series.timeline = Timeline.of(metrics, submitted, wallSeconds);
         if (metrics.isEmpty()) {
             return;
@@ -228,12 +228,17 @@ public final class RunSummary {
         }
     }
 
-    static double derivedWallSeconds(List<JsonNode> metrics) {
+    /**
+     * The wall time of a run rebuilt from its records: from its submission (run-info) when known,
+     * else from the first subtask opening, to the end of its last batch.
+     */
+    static double derivedWallSeconds(List<JsonNode> metrics, long submittedAtMillis) {
         if (metrics.isEmpty()) {
             return 0;
         }
-        long start = metrics.stream().mapToLong(m -> m.path("subtaskOpenedAtMillis").asLong(
+        long opened = metrics.stream().mapToLong(m -> m.path("subtaskOpenedAtMillis").asLong(
                 m.get("startedAtMillis").asLong())).min().getAsLong();
+        long start = submittedAtMillis > 0 && submittedAtMillis <= opened ? submittedAtMillis : opened;
         long end = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
                 + (long) m.get("totalMs").asDouble()).max().getAsLong();
         return (end - start) / 1000.0;

@@ -8,6 +8,9 @@
   var FULL = 1150;
   var HALF = 560;
   var charts = [];
+  // tick steps of count axes: whole numbers only
+  var COUNTS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1e3, 2e3, 2.5e3, 5e3, 1e4, 2e4, 2.5e4,
+    5e4, 1e5, 2e5, 2.5e5, 5e5, 1e6, 2e6, 2.5e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
 
   /** Numbers for people: grouping, 3 significant digits, scientific when tiny. */
   function fmt(v) {
@@ -183,7 +186,7 @@
     make('chart-latency', {
       width: HALF, height: 260,
       scales: {x: {time: false, range: [0, H[H.length - 1][0] * 1.04]}, y: {range: function (u, lo, hi) { return [0, hi > 0 ? hi * 1.15 : 1]; }}},
-      axes: [xAxis('batch latency (ms)'), yAxis('batches')],
+      axes: [xAxis('batch latency (ms)'), yAxis('batches', {incrs: COUNTS})],
       series: [{label: 'ms', value: function (u, v) { return v == null ? '' : '≤ ' + fmt(v + w / 2) + ' ms'; }},
         {label: 'batches', fill: C.bar, stroke: C.bar, paths: uPlot.paths.bars({size: [0.92, Infinity]}),
           points: {show: false}}],
@@ -192,7 +195,7 @@
   }
 
   /** Bars over named categories; {@code series} is [{label, color, values}]. */
-  function categories(id, names, series, xLabel, yLabel, unit) {
+  function categories(id, names, series, xLabel, yLabel, unit, yExtra) {
     var xs = names.map(function (n, i) { return i; });
     make(id, {
       width: HALF, height: 260,
@@ -201,7 +204,7 @@
         splits: function () { return xs; },
         values: function (u, splits) { return splits.map(function (s) { return names[s]; }); },
         grid: {show: false}
-      }), yAxis(yLabel)],
+      }), yAxis(yLabel, yExtra)],
       series: [{label: '', value: function (u, v) { return v == null ? '' : names[v]; }}].concat(series.map(function (s) {
         return {label: s.label, fill: s.color, stroke: s.color, points: {show: false},
           paths: uPlot.paths.bars({size: [0.7, 90]}),
@@ -226,7 +229,7 @@
     }
     categories('chart-tokens', h.map(function (p) { return '≤ ' + p[0]; }),
       [{label: 'items', color: C.bar, values: h.map(function (p) { return p[1]; })}],
-      'tokens per item (its batch\'s mean)', 'items', 'items');
+      'tokens per item (its batch\'s mean)', 'items', 'items', {incrs: COUNTS});
   }
 
   /** Pixels of a chart's plot area that are clearly coloured (data, not grid or text). */
