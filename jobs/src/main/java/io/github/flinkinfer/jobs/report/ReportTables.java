@@ -89,14 +89,14 @@ final class ReportTables {
         b.append("<h2>Settings</h2>");
         JsonNode defaults = r.runInfo.get("settingsDefaults");
         if (defaults != null && defaults.isObject()) {
-            b.append("<table><tr><th>option</th><th>value</th><th>default</th></tr>");
+            b.append("<table class=\"texts\"><tr><th>option</th><th>value</th><th>default</th></tr>");
             for (Iterator<Map.Entry<String, JsonNode>> it = defaults.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
                 textCells(b, e.getKey(), text(all.get(e.getKey())), text(e.getValue()));
             }
             b.append("</table>");
         }
-        b.append("<details><summary>All ").append(all.size()).append(" settings</summary><table>")
+        b.append("<details><summary>All ").append(all.size()).append(" settings</summary><table class=\"texts\">")
                 .append("<tr><th>option</th><th>value</th></tr>");
         all.fields().forEachRemaining(e -> textCells(b, e.getKey(), text(e.getValue())));
         b.append("</table></details>");
@@ -113,7 +113,7 @@ final class ReportTables {
             if (node == null || !node.isObject()) {
                 continue;
             }
-            b.append("<table><tr><th>").append(esc(section)).append("</th><th></th></tr>");
+            b.append("<table class=\"texts\"><tr><th>").append(esc(section)).append("</th><th></th></tr>");
             node.fields().forEachRemaining(e -> textCells(b, e.getKey(),
                     e.getValue().isNull() ? "unknown" : text(e.getValue())));
             b.append("</table>");
