@@ -14,8 +14,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * What a run was: its settings (every option's value, secrets redacted), model, versions and
- * machine. Written as {@code run-info-<run-id>.json} beside the outputs for the report.
+ * What a run was: when it was submitted, its settings (every option's value, secrets redacted,
+ * and the defaults of those that differ), model, versions and machine. Written as {@code
+ * run-info-<run-id>.json} beside the outputs for the report.
  */
 final class RunInfo {
     /**
@@ -32,7 +33,10 @@ final class RunInfo {
     static Map<String, Object> of(EmbedOptions o, ModelCard card, String runId) {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("runId", runId);
+        // written just before the job is submitted: time 0 of the report's time line
+        info.put("submittedAtMillis", System.currentTimeMillis());
         info.put("settings", settings(o));
+        info.put("settingsDefaults", changedDefaults(o));
         Map<String, Object> model = new LinkedHashMap<>();
         model.put("id", card.id());
         model.put("task", card.task.name().toLowerCase(Locale.ROOT));
@@ -44,7 +48,7 @@ final class RunInfo {
         versions.put("flink", EnvironmentInformation.getVersion());
         versions.put("onnxruntime", OrtEnvironment.getEnvironment().getVersion());
         versions.put("java", System.getProperty("java.version"));
-        versions.put("flink-batch-inference", RunInfo.class.getPackage().getImplementationVersion());
+        versions.put("flink-batch-inference", version());
         info.put("versions", versions);
         Map<String, Object> machine = new LinkedHashMap<>();
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
@@ -66,6 +70,44 @@ final class RunInfo {
             settings.put(name, SECRET.matcher(name).matches() && value != null ? "<redacted>" : value);
         }
         return settings;
+    }
+
+    /**
+     * The default of every option whose value differs from it: what the report shows first (the
+     * rest is one click away). Defaults are what the CLI gives with only {@code --output}.
+     */
+    static Map<String, Object> changedDefaults(EmbedOptions o) {
+        EmbedOptions plain = new EmbedOptions();
+        new CommandLine(plain).setCaseInsensitiveEnumValuesAllowed(true).parseArgs("--output", "");
+        Map<String, Object> defaults = settings(plain);
+        Map<String, Object> changed = new LinkedHashMap<>();
+        settings(o).forEach((name, value) -> {
+            Object d = defaults.get(name);
+            if (!java.util.Objects.equals(String.valueOf(value), String.valueOf(d))) {
+                changed.put(name, "".equals(d) ? null : d);
+            }
+        });
+        return changed;
+    }
+
+    /**
+     * This project's version: the jar manifest's {@code Implementation-Version}, else (running
+     * from classes) the Maven version filtered into {@code version.properties}; never null.
+     */
+    static String version() {
+        String v = RunInfo.class.getPackage().getImplementationVersion();
+        if (v != null) {
+            return v;
+        }
+        try (java.io.InputStream in = RunInfo.class.getResourceAsStream("version.properties")) {
+            java.util.Properties p = new java.util.Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     static String toJson(Map<String, Object> info) throws IOException {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.report.Timeline;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public final class RunSummary {
 
     /** Chart data. */
     public static final class Series {
-        /** [seconds since start, items/s] per time bin. */
+        /** [seconds since the first batch started, items/s] per time bin (see also the timeline). */
         public List<double[]> throughput = new ArrayList<>();
         /** [upper edge ms, batches] per latency bin. */
         public List<double[]> latencyHistogram = new ArrayList<>();
@@ -91,6 +92,8 @@ public final class RunSummary {
         public Map<Integer, Double> paddingByBucket = new TreeMap<>();
         /** token length upper edge → items (per-batch mean lengths, weighted by items). */
         public Map<Integer, Long> tokenLengthHistogram = new TreeMap<>();
+        /** The whole run from submission: start-up, model loads and batches per subtask, throughput. */
+        public Timeline timeline = new Timeline();
     }
 
     /** Reads a run's committed records from its output (any file system); wall ≤ 0 derives it. */
@@ -104,7 +107,8 @@ public final class RunSummary {
             r.runInfo = json.readTree(output.read(output.runInfo()));
         }
         r.totals(metrics, errors);
-        r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics);
+        long submitted = r.runInfo == null ? 0 : r.runInfo.path("submittedAtMillis").asLong(0);
+        r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics, submitted);
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
         r.cost(metrics);
@@ -113,7 +117,7 @@ public final class RunSummary {
             r.skippedTokens += s.path("tokens").asLong();
         }
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
-        r.series(metrics);
+        r.series(metrics, submitted);
         return r;
     }
 
@@ -188,29 +192,18 @@ public final class RunSummary {
                 ? cost.per1MRealTokens / cost.referencePricePer1MTokens : 0;
     }
 
-    private void series(List<JsonNode> metrics) {
+    private void series(List<JsonNode> metrics, long submitted) {
+        series.timeline = Timeline.of(metrics, submitted, wallSeconds);
         if (metrics.isEmpty()) {
             return;
         }
         long t0 = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()).min().getAsLong();
         long t1 = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
                 + (long) m.get("totalMs").asDouble()).max().getAsLong();
-        int bins = 30;
-        double width = Math.max(1, (t1 - t0) / (double) bins);
-        double[] items = new double[bins];
+        series.throughput = Timeline.throughput(metrics, t0, t1, 30);
         double maxLatency = 0;
         Map<Integer, long[]> padding = new TreeMap<>();
         for (JsonNode m : metrics) {
-            // a batch's items are spread over the bins its run overlaps, so the curve shows the
-            // rate items were produced at, not spikes at batch starts
-            double start = m.get("startedAtMillis").asLong() - t0;
-            double end = start + Math.max(1e-3, m.get("totalMs").asDouble());
-            double done = m.get("items").asLong() - m.get("failedItems").asLong();
-            for (int bin = (int) Math.min(bins - 1, start / width);
-                    bin < bins && bin * width < end; bin++) {
-                double overlap = Math.min(end, (bin + 1) * width) - Math.max(start, bin * width);
-                items[bin] += done * Math.max(0, overlap) / (end - start);
-            }
             maxLatency = Math.max(maxLatency, m.get("totalMs").asDouble());
             long[] p = padding.computeIfAbsent(m.get("bucketEdge").asInt(), k -> new long[2]);
             p[0] += m.get("realTokens").asLong();
@@ -222,9 +215,6 @@ public final class RunSummary {
                 edge *= 2;
             }
             series.tokenLengthHistogram.merge(edge, (long) n, Long::sum);
-        }
-        for (int i = 0; i < bins; i++) {
-            series.throughput.add(new double[] {(i + 1) * width / 1000.0, items[i] / (width / 1000.0)});
         }
         padding.forEach((edge, p) -> series.paddingByBucket.put(edge, p[1] == 0 ? 1.0 : (double) p[0] / p[1]));
         int latencyBins = 20;
@@ -238,12 +228,17 @@ public final class RunSummary {
         }
     }
 
-    static double derivedWallSeconds(List<JsonNode> metrics) {
+    /**
+     * The wall time of a run rebuilt from its records: from its submission (run-info) when known,
+     * else from the first subtask opening, to the end of its last batch.
+     */
+    static double derivedWallSeconds(List<JsonNode> metrics, long submittedAtMillis) {
         if (metrics.isEmpty()) {
             return 0;
         }
-        long start = metrics.stream().mapToLong(m -> m.path("subtaskOpenedAtMillis").asLong(
+        long opened = metrics.stream().mapToLong(m -> m.path("subtaskOpenedAtMillis").asLong(
                 m.get("startedAtMillis").asLong())).min().getAsLong();
+        long start = submittedAtMillis > 0 && submittedAtMillis <= opened ? submittedAtMillis : opened;
         long end = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
                 + (long) m.get("totalMs").asDouble()).max().getAsLong();
         return (end - start) / 1000.0;

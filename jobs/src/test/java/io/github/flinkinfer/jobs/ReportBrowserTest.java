@@ -2,19 +2,25 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.BatchMetrics;
+import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Opens report.html in headless Chromium (installed by .ci/install-deps.sh): the charts render,
- * the page logs no console errors, and a screenshot lands in target/report-screenshot.png.
+ * Opens report.html in headless Chromium (installed by .ci/install-deps.sh): every chart is drawn
+ * (its plot area has data pixels, counted in the page and again in the screenshot), the page logs
+ * no console errors, fetches nothing, and a screenshot lands in target/report-screenshot.png.
  */
 class ReportBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -27,28 +33,64 @@ class ReportBrowserTest {
         for (int i = 0; i < 40; i++) {
             rows.add(RunSummaryCostTest.batch(i % 2, i, 20 + i, i == 7 ? 1 : 0, 100 + 10 * i, i < 2 ? 900 : 0));
             rows.get(i).bucketEdge = 16 << (i % 4);
+            rows.get(i).subtaskOpenedAtMillis = 1_000_000 - 1000 + 300L * (i % 2);
         }
         RunSummaryCostTest.write(out.resolve("metrics"), rows);
-        RunSummary report = RunSummary.read(RunOutput.of(out.toString(), "c"), 60);
-        report.write(RunOutput.of(out.toString(), "c"));
+        RunOutput output = RunOutput.of(out.toString(), "c");
+        EmbedOptions options = Jobs.options("--input", "in.jsonl", "--output", out.toString(),
+                "--max-batch-tokens", "4096", "--price-cpu-core-hour", "0.0475");
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("submittedAtMillis", 1_000_000 - 2500);
+        info.put("settings", RunInfo.settings(options));
+        info.put("settingsDefaults", RunInfo.changedDefaults(options));
+        info.put("versions", Map.of("flink-batch-inference", RunInfo.version()));
+        output.write(output.runInfo(), RunInfo.toJson(info));
+        RunSummary report = RunSummary.read(output, 45);
+        report.write(output);
         Path html = out.resolve("report-c.html");
         String page = Files.readString(html);
-        assertThat(page.replace("xmlns=\"http://www.w3.org/2000/svg\"", ""))
-                .as("self-contained: nothing fetched from anywhere")
+        assertThat(page).as("self-contained: nothing fetched from anywhere")
                 .doesNotContain("http://").doesNotContain("https://").doesNotContain(" src=")
                 .doesNotContain("<link");
+        assertThat(page).as("only changed settings up front, all of them one click away")
+                .contains("<td class=\"text\">--max-batch-tokens</td><td class=\"text\">4096</td>"
+                        + "<td class=\"text\">2048</td>")
+                .contains("<details><summary>All " + RunInfo.settings(options).size() + " settings</summary>")
+                .contains("flink-batch-inference " + RunInfo.version());
 
         assertThat(CHROMIUM).as("Chromium (apt package chromium, see .ci/install-deps.sh)").exists();
-        Run dom = chromium(out, "--dump-dom", html.toUri().toString());
-        assertThat(dom.stdout).contains("data-rendered=\"ok\"");
-        assertThat(dom.stdout.split("<svg", -1).length - 1).isGreaterThanOrEqualTo(5);
-        assertThat(dom.stderr).doesNotContain("Uncaught").doesNotContain(":ERROR:CONSOLE");
+        Run dom = chromium(out, "--virtual-time-budget=10000", "--dump-dom", html.toUri().toString());
+        assertThat(dom.stdout).as("5 charts, each with data pixels, no script errors")
+                .contains("data-charts=\"5\"").contains("data-drawn=\"5\"").contains("data-errors=\"0\"")
+                .contains("data-rendered=\"ok\"");
+        assertThat(dom.stdout.split("<canvas", -1).length - 1).isEqualTo(5);
+        assertThat(dom.stderr).doesNotContain("Uncaught").doesNotContain(":ERROR:CONSOLE")
+                .doesNotContain(":INFO:CONSOLE");
 
         Path png = Path.of("target/report-screenshot.png").toAbsolutePath();
         Files.deleteIfExists(png);
-        chromium(out, "--screenshot=" + png, "--window-size=1250,1400", html.toUri().toString());
+        chromium(out, "--virtual-time-budget=10000", "--screenshot=" + png, "--hide-scrollbars",
+                "--window-size=1250,1500", html.toUri().toString());
         assertThat(png).exists();
-        assertThat(Files.size(png)).isGreaterThan(10_000);
+        assertThat(colouredPixels(ImageIO.read(png.toFile()))).as("charts visible in the screenshot")
+                .isGreaterThan(20_000);
+    }
+
+    /** Pixels clearly coloured (chart data), not grey text, grid or background. */
+    static long colouredPixels(BufferedImage img) {
+        long n = 0;
+        for (int y = 0; y < img.getHeight(); y++) {
+            for (int x = 0; x < img.getWidth(); x++) {
+                int rgb = img.getRGB(x, y);
+                int r = (rgb >> 16) & 0xFF;
+                int g = (rgb >> 8) & 0xFF;
+                int b = rgb & 0xFF;
+                if (Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 60) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     record Run(String stdout, String stderr) {}

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.operators.OverlongPolicy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -17,5 +18,19 @@ class RunInfoTest {
         assertThat(s.get("--reference-price-per-1m-tokens").toString()).isEqualTo("0.02");
         assertThat(s.get("--kafka-property")).isEqualTo("<redacted>");
         assertThat(s.toString()).doesNotContain("canary-secret-value");
+    }
+
+    @Test
+    void onlyTheSettingsThatDifferFromTheDefaultsAreListedWithTheirDefault() {
+        EmbedOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
+                "--max-batch-tokens", "4096", "--overlong", "reject", "--bucket-edges", "16,32,64,128,256,512");
+        assertThat(RunInfo.changedDefaults(o)).containsOnlyKeys("--input", "--output", "--max-batch-tokens", "--overlong")
+                .containsEntry("--max-batch-tokens", 2048).containsEntry("--overlong", OverlongPolicy.TRUNCATE)
+                .containsEntry("--output", null);
+    }
+
+    @Test
+    void theVersionIsNeverNull() {
+        assertThat(RunInfo.version()).isNotBlank().doesNotContain("${").isNotEqualTo("unknown");
     }
 }

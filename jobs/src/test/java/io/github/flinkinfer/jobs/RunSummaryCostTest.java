@@ -101,4 +101,33 @@ class RunSummaryCostTest {
             assertThat(p[1]).isCloseTo(400 / 3.0, within(1e-6));
         }
     }
+
+    /** The JSON report only gains fields: readers of earlier reports keep working. */
+    @Test
+    void theJsonReportKeepsItsFieldsAndAddsTheTimeline() throws Exception {
+        write(out.resolve("metrics"), List.of(batch(0, 0, 10, 0, 500, 300), batch(1, 1, 10, 0, 500, 0)));
+        RunOutput output = RunOutput.of(out.toString(), "c");
+        RunSummary.read(output, 3.0).write(output);
+        com.fasterxml.jackson.databind.JsonNode json = new ObjectMapper().readTree(out.resolve("report-c.json").toFile());
+        assertThat(json.fieldNames()).toIterable().contains("runId", "model", "succeeded", "failed",
+                "errorsByReason", "batches", "realTokens", "paddedTokens", "paddingEfficiency", "wallSeconds",
+                "itemsPerSecond", "realTokensPerSecond", "batchLatencyMs", "phaseTotalsMs", "cost", "quality",
+                "series");
+        assertThat(json.get("series").fieldNames()).toIterable().contains("throughput", "latencyHistogram",
+                "paddingByBucket", "tokenLengthHistogram", "timeline");
+        assertThat(json.at("/series/timeline/subtasks/0/modelLoads/0/1").asDouble()).isCloseTo(0.3, within(1e-9));
+    }
+
+    /** A rebuilt report (no driver wall) counts from the submission when run-info has it. */
+    @Test
+    void aRebuiltReportsWallTimeStartsAtTheSubmission() throws Exception {
+        write(out.resolve("metrics"), List.of(batch(0, 0, 10, 0, 500, 300), batch(1, 1, 10, 0, 500, 0)));
+        RunOutput output = RunOutput.of(out.toString(), "c");
+        assertThat(RunSummary.read(output, 0).wallSeconds).isEqualTo(1.5); // first opening .. last batch end
+        output.write(output.runInfo(), "{\"submittedAtMillis\": " + (1_000_000 - 2000) + "}");
+        RunSummary rebuilt = RunSummary.read(output, 0);
+        assertThat(rebuilt.wallSeconds).isEqualTo(3.5);
+        assertThat(rebuilt.series.timeline.fromSubmission).isTrue();
+        assertThat(rebuilt.series.timeline.subtasks.get(0).openedAt).containsExactly(2.0);
+    }
 }

@@ -51,9 +51,11 @@ public final class FileInputs {
                     .name("parse-parquet")
                     .uid("parse-parquet");
         }
+        LineFormat records = format == InputFormat.CSV
+                ? LineFormat.csvRecords(o.maxRecordBytes) : new LineFormat(o.maxRecordBytes);
         DataStream<RawLine> lines =
                 env.fromSource(
-                        FileSource.forBulkFileFormat(new LineFormat(o.maxRecordBytes), array).build(),
+                        FileSource.forBulkFileFormat(records, array).build(),
                         WatermarkStrategy.noWatermarks(),
                         name);
         return lines.process(new RecordParser(format, o.idField, o.textField, o.maxRecordBytes))

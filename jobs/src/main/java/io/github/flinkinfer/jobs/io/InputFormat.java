@@ -6,7 +6,7 @@ import java.util.Locale;
 public enum InputFormat {
     /** One JSON object per line with id and text fields. */
     JSONL,
-    /** A header line naming the columns, then one record per line (no newlines inside fields). */
+    /** A header naming the columns, then one record each; quoted fields may hold newlines. */
     CSV,
     /** One document per line; the id is {@code file:line}. */
     TEXT,

@@ -16,20 +16,36 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
- * Reads files line by line as {@link RawLine}s that know their file and line number. Lines end
- * at {@code \n} (a trailing {@code \r} is dropped); a UTF-8 BOM at the start of a file is
- * skipped. A line longer than {@code maxLineBytes} is not kept in memory: it is skipped to its
- * end and reported as oversized, so one multi-megabyte line cannot exhaust a TaskManager. Files
- * are not split; on restore the reader skips the lines already emitted.
+ * Reads files record by record as {@link RawLine}s that know their file and first line number.
+ * A record is a line ending at {@code \n} (a trailing {@code \r} is dropped) or, for {@link
+ * #csvRecords CSV}, as many lines as a quoted field holds newlines; a UTF-8 BOM at the start of a
+ * file is skipped. A record longer than {@code maxLineBytes} is not kept in memory: it is skipped
+ * to its end and reported as oversized, so one multi-megabyte record cannot exhaust a TaskManager.
+ * Files are not split; on restore the reader skips the records already emitted.
  */
 public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
     private static final int LINES_PER_BATCH = 512;
 
     private final int maxLineBytes;
+    private final boolean csvQuotes;
 
+    /** One record per line. */
     public LineFormat(int maxLineBytes) {
+        this(maxLineBytes, false);
+    }
+
+    private LineFormat(int maxLineBytes, boolean csvQuotes) {
         this.maxLineBytes = maxLineBytes;
+        this.csvQuotes = csvQuotes;
+    }
+
+    /**
+     * One record per CSV record (RFC 4180): a newline inside a double-quoted field belongs to the
+     * record, which keeps the number of its first line.
+     */
+    public static LineFormat csvRecords(int maxRecordBytes) {
+        return new LineFormat(maxRecordBytes, true);
     }
 
     @Override
@@ -58,7 +74,10 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
     private final class LineReader implements Reader<RawLine> {
         private final InputStream in;
         private final String file;
+        /** Physical lines read so far. */
         private long lineNo;
+        /** Records read so far (the checkpointed position; lines differ in CSV). */
+        private long records;
         private boolean eof;
 
         LineReader(FileSourceSplit split, long skip) throws IOException {
@@ -81,17 +100,24 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             }
         }
 
-        /** Reads the next line, or returns null at end of file. */
+        /** Reads the next record, or returns null at end of file. */
         private RawLine readLine() throws IOException {
             ByteArrayOutputStream buf = new ByteArrayOutputStream(256);
             long length = 0;
+            long firstLine = lineNo + 1;
             boolean oversized = false;
             int b;
             boolean any = false;
+            CsvQuotes quotes = csvQuotes ? new CsvQuotes() : null;
             while ((b = in.read()) != -1) {
                 any = true;
                 if (b == '\n') {
-                    break;
+                    if (quotes == null || !quotes.inQuotedField()) {
+                        break;
+                    }
+                    lineNo++; // a newline inside a quoted field: the record goes on
+                } else if (quotes != null) {
+                    quotes.accept(b);
                 }
                 length++;
                 if (length > maxLineBytes) {
@@ -108,12 +134,13 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
                 }
             }
             lineNo++;
+            records++;
             byte[] bytes = oversized ? null : buf.toByteArray();
             if (bytes != null && bytes.length > 0 && bytes[bytes.length - 1] == '\r') {
                 bytes = java.util.Arrays.copyOf(bytes, bytes.length - 1);
                 length--;
             }
-            return new RawLine(file, lineNo, bytes, length, oversized);
+            return new RawLine(file, firstLine, bytes, length, oversized);
         }
 
         @Override
@@ -121,7 +148,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             if (eof) {
                 return null;
             }
-            long skipBefore = lineNo;
+            long skipBefore = records;
             List<RawLine> lines = new ArrayList<>(LINES_PER_BATCH);
             while (lines.size() < LINES_PER_BATCH && !eof) {
                 RawLine line = readLine();

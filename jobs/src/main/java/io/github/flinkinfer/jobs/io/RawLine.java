@@ -1,17 +1,18 @@
 package io.github.flinkinfer.jobs.io;
 
 /**
- * One line of a corpus file as raw bytes, with its position, before decoding. Decoding and
+ * One record of a corpus file (a line; in CSV as many lines as its quoted fields span) as raw
+ * bytes, with its position, before decoding. Decoding and
  * parsing happen later so bad bytes become error records instead of reader failures.
  */
 public class RawLine {
     /** File name (not the full path) the line came from. */
     public String file;
-    /** 1-based line number. */
+    /** 1-based number of the record's first line. */
     public long line;
-    /** The line's bytes without the line ending; null when {@link #oversized}. */
+    /** The record's bytes without its final line ending; null when {@link #oversized}. */
     public byte[] bytes;
-    /** Length of the line in bytes (also when oversized and not kept). */
+    /** Length of the record in bytes (also when oversized and not kept). */
     public long byteLength;
     public boolean oversized;
 

@@ -1,0 +1,66 @@
+package io.github.flinkinfer.jobs.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.operators.BatchMetrics;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The run's time line from known submission, open, load and batch times. */
+class TimelineTest {
+    static final long SUBMITTED = 1_000_000;
+
+    static JsonNode batch(int subtask, long openedAfter, long loadMs, long startAfter, double totalMs, int items) {
+        BatchMetrics m = new BatchMetrics();
+        m.subtask = subtask;
+        m.subtaskOpenedAtMillis = SUBMITTED + openedAfter;
+        m.modelLoadMs = loadMs;
+        m.startedAtMillis = SUBMITTED + startAfter;
+        m.totalMs = totalMs;
+        m.items = items;
+        return new ObjectMapper().valueToTree(m);
+    }
+
+    @Test
+    void lanesStartAtSubmissionAndShowLoadBatchesAndTheStraggler() {
+        List<JsonNode> rows = List.of(
+                batch(0, 1000, 500, 2000, 500, 10),
+                batch(0, 1000, 0, 2501, 499, 10), // 1 ms after the first: merged (resolution 2.5 ms)
+                batch(0, 1000, 0, 3500, 100, 5),
+                batch(1, 1200, 800, 2100, 1900, 20)); // the straggler, ends at 4 s
+        Timeline t = Timeline.of(rows, SUBMITTED, 5.0);
+
+        assertThat(t.fromSubmission).isTrue();
+        assertThat(t.startMillis).isEqualTo(SUBMITTED);
+        assertThat(t.endSeconds).isEqualTo(5.0); // the driver's wall, past the last batch
+        Timeline.Lane first = t.subtasks.get(0);
+        assertThat(first.openedAt).containsExactly(1.0);
+        assertThat(first.modelLoads).containsExactly(new double[] {1.0, 1.5});
+        assertThat(first.batches).hasSize(2);
+        assertThat(first.batches.get(0)).containsExactly(new double[] {2.0, 3.0, 20}, within(1e-9));
+        assertThat(first.batches.get(1)).containsExactly(new double[] {3.5, 3.6, 5}, within(1e-9));
+        assertThat(first.batchCount).isEqualTo(3);
+        assertThat(first.items).isEqualTo(25);
+        assertThat(first.busySeconds).isCloseTo(1.099, within(1e-9));
+        Timeline.Lane second = t.subtasks.get(1);
+        assertThat(second.modelLoads).containsExactly(new double[] {1.2, 2.0});
+        assertThat(second.lastBatchEnd).isCloseTo(4.0, within(1e-9));
+        double width = t.throughput.get(0)[0];
+        assertThat(t.throughput).hasSize(Timeline.THROUGHPUT_BINS);
+        assertThat(t.throughput.get(Timeline.THROUGHPUT_BINS - 1)[0]).isCloseTo(5.0, within(1e-9));
+        assertThat(t.throughput.stream().mapToDouble(p -> p[1] * width).sum()).isCloseTo(45, within(1e-6));
+        assertThat(t.throughput.get(0)[1]).as("start-up: nothing produced").isZero();
+    }
+
+    @Test
+    void withoutASubmissionTimeTheAxisStartsWhenTheFirstSubtaskOpened() {
+        Timeline t = Timeline.of(List.of(batch(0, 1000, 500, 2000, 500, 10)), 0, 0);
+        assertThat(t.fromSubmission).isFalse();
+        assertThat(t.startMillis).isEqualTo(SUBMITTED + 1000);
+        assertThat(t.endSeconds).isEqualTo(1.5);
+        assertThat(t.subtasks.get(0).openedAt).containsExactly(0.0);
+    }
+}
