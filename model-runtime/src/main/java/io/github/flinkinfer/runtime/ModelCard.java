@@ -33,7 +33,9 @@ public final class ModelCard implements Serializable {
                     .build();
 
     /** Names of the built-in models, first is the default. */
-    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q", "spam-assassin-minilm");
+    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q",
+            "bge-small-en-v1.5", "bge-small-en-v1.5-q", "e5-small-v2", "e5-small-v2-q",
+            "spam-assassin-minilm");
 
     public String name;
     public String version;
@@ -51,6 +53,10 @@ public final class ModelCard implements Serializable {
     public String output = "last_hidden_state";
     public Pooling pooling = Pooling.MEAN;
     public boolean normalize = true;
+    /** Text put before each input, by {@link InputKind}; what the model was trained with. */
+    public Prefixes prefixes = new Prefixes();
+    /** Licence of the model weights (SPDX id, e.g. {@code MIT}), shown by the models command. */
+    public String license;
     /** Model shape, used to count FLOPs in the benchmark and the report. */
     public Shape shape;
     /** Free-text notes shown in reports (e.g. "int8 activations are quantized per batch"). */
@@ -69,6 +75,22 @@ public final class ModelCard implements Serializable {
 
     /** Directory that relative file paths resolve against; null for built-in cards. */
     @JsonIgnore public String baseDirectory;
+
+    /** What this run's inputs are; picks the prefix. Set per run, not part of the card file. */
+    @JsonIgnore public InputKind inputKind = InputKind.PASSAGE;
+
+    /** Input prefixes (or instructions) per {@link InputKind}; null or empty = none. */
+    public static final class Prefixes implements Serializable {
+        private static final long serialVersionUID = 1L;
+        public String query;
+        public String passage;
+
+        /** The prefix for {@code kind}, {@code ""} when none. */
+        public String of(InputKind kind) {
+            String p = kind == InputKind.QUERY ? query : passage;
+            return p == null ? "" : p;
+        }
+    }
 
     /** ONNX graph input names. */
     public static final class Inputs implements Serializable {
@@ -164,6 +186,8 @@ public final class ModelCard implements Serializable {
                 ? base.maxSequenceLength : Math.min(maxSequenceLength, base.maxSequenceLength);
         inputs = base.inputs;
         shape = shape == null ? base.shape : shape;
+        boolean ownPrefixes = prefixes != null && (prefixes.query != null || prefixes.passage != null);
+        prefixes = ownPrefixes ? prefixes : base.prefixes;
     }
 
     private void require(boolean ok, String field) {
@@ -171,6 +195,17 @@ public final class ModelCard implements Serializable {
             throw new IllegalArgumentException(
                     "Model card " + (name == null ? "" : "'" + name + "' ") + "needs " + field);
         }
+    }
+
+    /** Sets what this run's inputs are (cards are fresh per {@link #resolve}); returns this card. */
+    public ModelCard forInputs(InputKind kind) {
+        inputKind = Objects.requireNonNull(kind, "input kind");
+        return this;
+    }
+
+    /** The text put before each input of this run ({@code ""} for none). */
+    public String inputPrefix() {
+        return prefixes == null ? "" : prefixes.of(inputKind);
     }
 
     /** Short identity for logs and outputs: {@code name@version}. */
