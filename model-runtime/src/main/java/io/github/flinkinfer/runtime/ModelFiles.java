@@ -71,6 +71,30 @@ public final class ModelFiles {
         }
     }
 
+    /** The file's size in bytes, without reading it (a jar entry's recorded size on the classpath). */
+    public static long size(ModelCard card, ModelFile file) {
+        if (file.path().startsWith(CLASSPATH)) {
+            java.net.URL url = ModelFiles.class.getClassLoader()
+                    .getResource(file.path().substring(CLASSPATH.length()));
+            if (url == null) {
+                throw new ModelIntegrityException("Model '" + card.name + "' file " + file.path()
+                        + " is not on the classpath (is the model artifact a dependency?)");
+            }
+            try {
+                java.net.URLConnection connection = url.openConnection();
+                connection.setUseCaches(false);
+                return connection.getContentLengthLong();
+            } catch (IOException e) {
+                throw new ModelIntegrityException("Cannot read " + file.path(), e);
+            }
+        }
+        try {
+            return Files.size(confined(card, file));
+        } catch (IOException e) {
+            throw new ModelIntegrityException("Cannot read model '" + card.name + "' file " + file + ": " + e, e);
+        }
+    }
+
     static byte[] read(ModelCard card, ModelFile file) {
         if (file.path().startsWith(CLASSPATH)) {
             String resource = file.path().substring(CLASSPATH.length());
