@@ -15,11 +15,13 @@ import picocli.CommandLine.Command;
  *
  * <pre>{@code
  * flink-inference models
+ * flink-inference models card exports/my-model    # writes exports/my-model/card.json
  * }</pre>
  */
-@Command(name = "models", mixinStandardHelpOptions = true,
+@Command(name = "models", mixinStandardHelpOptions = true, subcommands = ModelCardCommand.class,
         description = "List the built-in models: task, dimensions, max length, pooling, size, licence."
-                + " Your own model: a model card (docs/model-cards.md).")
+                + " Your own model: a model card (docs/model-cards.md), written for an ONNX export by"
+                + " 'models card DIR'.")
 public final class ModelsCommand implements Runnable {
     static final String[] HEADER = {"MODEL", "TASK", "DIMS", "MAX LEN", "POOLING", "PREFIXES", "SIZE", "LICENSE"};
 
