@@ -90,7 +90,7 @@ final class CardSchema {
     private static void checkObject(JsonNode value, JsonNode schema, String at, List<String> out) {
         JsonNode properties = schema.path("properties");
         for (JsonNode required : schema.path("required")) {
-            if (!value.has(required.asText()) || value.get(required.asText()).isNull()) {
+            if (!value.has(required.asText())) { // a null there is reported by its type check
                 JsonNode property = properties.path(required.asText());
                 out.add(label(at + (at.isEmpty() ? "" : ".") + required.asText()) + "missing (required): "
                         + property.path("description").asText(resolve(property).path("description").asText("")));
@@ -102,9 +102,7 @@ final class CardSchema {
             Map.Entry<String, JsonNode> field = it.next();
             String path = at + (at.isEmpty() ? "" : ".") + field.getKey();
             if (properties.has(field.getKey())) {
-                if (!field.getValue().isNull() || !properties.get(field.getKey()).has("enum")) {
-                    check(field.getValue(), properties.get(field.getKey()), path, out);
-                }
+                check(field.getValue(), properties.get(field.getKey()), path, out);
             } else if (additional != null && additional.isObject()) {
                 check(field.getValue(), additional, path, out);
             } else if (additional != null && !additional.asBoolean(true)) {
@@ -125,7 +123,7 @@ final class CardSchema {
         for (JsonNode branch : branches) {
             boolean met = true;
             for (JsonNode field : branch.path("required")) {
-                met &= value.hasNonNull(field.asText());
+                met &= value.has(field.asText());
             }
             if (met) {
                 return;
@@ -136,7 +134,7 @@ final class CardSchema {
             branches.get(i).path("required").forEach(f -> others.add(f.asText()));
         }
         for (JsonNode field : branches.get(0).path("required")) {
-            if (!value.hasNonNull(field.asText())) {
+            if (!value.has(field.asText())) {
                 out.add(label(at + (at.isEmpty() ? "" : ".") + field.asText()) + "missing (required unless "
                         + String.join(" or ", others) + " is set): "
                         + schema.path("properties").path(field.asText()).path("description").asText(""));
@@ -146,11 +144,16 @@ final class CardSchema {
 
     private static void checkEnum(JsonNode value, JsonNode values, String at, List<String> out) {
         List<String> names = new ArrayList<>();
+        boolean nullable = false;
         for (JsonNode v : values) {
             String name = v.asText().toUpperCase(Locale.ROOT);
-            if (!names.contains(name)) {
+            nullable |= v.isNull();
+            if (!v.isNull() && !names.contains(name)) {
                 names.add(name);
             }
+        }
+        if (value.isNull() && nullable) {
+            return;
         }
         if (!value.isTextual() || !names.contains(value.asText().toUpperCase(Locale.ROOT))) {
             out.add(label(at) + describeValue(value) + " is not one of " + String.join(", ", names)
