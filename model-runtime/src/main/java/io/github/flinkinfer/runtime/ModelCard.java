@@ -2,6 +2,7 @@ package io.github.flinkinfer.runtime;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -29,6 +30,7 @@ import java.util.Objects;
  * }</pre>
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
+@JsonInclude(JsonInclude.Include.NON_NULL) // toJson() writes a card that loads back
 public final class ModelCard implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON =
