@@ -8,13 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -309,17 +305,7 @@ public final class ExportCard {
     }
 
     private static String sha256(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[1 << 16];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                sha.update(buf, 0, n);
-            }
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (IOException | NoSuchAlgorithmException e) {
-            throw new IllegalArgumentException("Cannot read " + file + ": " + e, e);
-        }
+        return ModelFiles.sha256(file);
     }
 
     /** The {@code license:} line of README.md's front matter (as on the Hugging Face Hub). */
