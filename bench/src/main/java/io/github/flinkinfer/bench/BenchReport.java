@@ -33,14 +33,23 @@ final class BenchReport {
         b.append("| contender | items/s | real tokens/s | padding eff. | p50 / p90 / p95 / p99 batch ms |")
                 .append(" useful GFLOP/s (% peak) | executed GFLOP/s | CPU busy | peak RSS MiB | e2e items/s |\n");
         b.append("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
+        Map<String, Object> settings = (Map<String, Object>) result.get("settings");
+        List<String> elsewhere = otherMaxLength(med, settings);
         med.forEach((c, m) -> b.append(String.format(Locale.ROOT,
-                "| %s | %.1f | %.0f | %.3f | %s | %.1f (%.0f%%) | %.1f | %s | %.0f | %s |%n", c,
+                "| %s | %.1f | %.0f | %.3f | %s | %.1f (%.0f%%) | %.1f | %s | %.0f | %s |%n",
+                elsewhere.contains(c) ? c + " † (max length " + m.get("maxLength") + ")" : c,
                 Bench.num(m, "itemsPerSecond"), Bench.num(m, "realTokensPerSecond"),
                 Bench.num(m, "paddingEfficiency"), latencies(m), Bench.num(m, "usefulGflops"),
                 100 * Bench.num(m, "usefulGflops") / peak, Bench.num(m, "executedGflops"),
                 m.get("cpuUtilization") instanceof Number u ? String.format(Locale.ROOT, "%.0f%%", 100 * u.doubleValue()) : "",
                 Bench.num(m, "peakRssMiB"),
                 m.containsKey("e2eItemsPerSecond") ? String.format(Locale.ROOT, "%.1f", Bench.num(m, "e2eItemsPerSecond")) : "")));
+        if (!elsewhere.isEmpty()) {
+            b.append(String.format(Locale.ROOT, "%n† %s ran at another max length than the run's %s"
+                            + " (it keeps its own truncation): its tokens and FLOPs are those of the"
+                            + " sequences it really ran, and it has no ratio, since it did other work.%n",
+                    String.join(", ", elsewhere), settings.get("effectiveMaxLength")));
+        }
         if (med.containsKey("sql") && med.containsKey("flink")) {
             b.append(String.format(Locale.ROOT, "%nSQL front door vs DataStream job: %.1f vs %.1f items/s"
                             + " (sql/flink %.2f×); e2e %.1f vs %.1f items/s.%n",
@@ -69,6 +78,11 @@ final class BenchReport {
         profiles(b, result);
         b.append("\n## Targets\n\n| target | measured | met |\n|---|---:|---|\n");
         target(b, ratios, "flink/langchain4j", 1.4);
+        if (elsewhere.contains("langchain4j")) {
+            b.append(String.format(Locale.ROOT, "| flink/langchain4j ≥ 1.40× | no ratio: langchain4j ran at max"
+                    + " length %s, the others at %s | n/a |%n", med.get("langchain4j").get("maxLength"),
+                    settings.get("effectiveMaxLength")));
+        }
         target(b, ratios, "flink/arrival-batch32", 3.0);
         target(b, ratios, "flink/batch1", 1.15);
         target(b, ratios, "flink/bare-1x2", 0.85);
@@ -143,6 +157,20 @@ final class BenchReport {
                 b.append(String.join(", ", parts)).append(".\n");
             }
         }
+    }
+
+    /** Contenders whose recorded max length is not the run's (older results record none). */
+    static List<String> otherMaxLength(Map<String, Map<String, Object>> med, Map<String, Object> settings) {
+        List<String> out = new java.util.ArrayList<>();
+        Object run = settings == null ? null : settings.get("effectiveMaxLength");
+        if (run instanceof Number n) {
+            med.forEach((c, m) -> {
+                if (m.get("maxLength") instanceof Number own && own.intValue() != n.intValue()) {
+                    out.add(c);
+                }
+            });
+        }
+        return out;
     }
 
     private static void target(StringBuilder b, Map<String, Object> ratios, String key, double min) {

@@ -58,9 +58,15 @@ public class EmbedOptions {
     public List<OutputFormat> outputFormats = new ArrayList<>();
 
     @Option(names = {"-m", "--model"}, defaultValue = "all-minilm-l6-v2",
-            description = "Built-in model name (all-minilm-l6-v2 = fp32, all-minilm-l6-v2-q = int8)"
-                    + " or path to a model card JSON. Default: ${DEFAULT-VALUE}.")
+            description = "Built-in model (all-minilm-l6-v2, bge-small-en-v1.5, e5-small-v2; add -q"
+                    + " for int8; list them with the models command) or path to a model card JSON"
+                    + " (docs/model-cards.md). Default: ${DEFAULT-VALUE}.")
     public String model;
+
+    @Option(names = "--input-kind", defaultValue = "PASSAGE",
+            description = "What the inputs are, for models trained with input prefixes (e5, bge):"
+                    + " ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
+    public io.github.flinkinfer.runtime.InputKind inputKind;
 
     @Option(names = "--max-length", defaultValue = "0",
             description = "Max tokens per input (0 = the model card's maximum).")
@@ -226,7 +232,7 @@ public class EmbedOptions {
     }
 
     public ModelCard modelCard() {
-        return ModelCard.resolve(model);
+        return ModelCard.resolve(model).forInputs(inputKind);
     }
 
     public RuntimeOptions runtimeOptions() {

@@ -107,28 +107,34 @@ public final class Classification implements Serializable {
         return new Decision(labels.get(top), scores[top], !flagged.isEmpty(), flagged);
     }
 
-    /** Checks the section; {@code model} names the card in messages. */
+    /** Checks the section; {@code model} names the card in messages. Reports every problem. */
     void validate(String model) {
-        if (labels == null || labels.size() < 2) {
-            throw invalid(model, "at least two labels");
-        }
-        if (new HashSet<>(labels).size() != labels.size()) {
-            throw invalid(model, "distinct labels, got " + labels);
-        }
-        if (!multiLabel && effectiveActivation() == Activation.SIGMOID) {
-            throw invalid(model, "multiLabel: true for sigmoid activation");
-        }
-        for (Map.Entry<String, Float> t : thresholds.entrySet()) {
-            if (!labels.contains(t.getKey())) {
-                throw invalid(model, "thresholds for its labels only; '" + t.getKey() + "' is not one of " + labels);
-            }
-            if (t.getValue() == null || !(t.getValue() >= 0f && t.getValue() <= 1f)) {
-                throw invalid(model, "thresholds in [0, 1]; '" + t.getKey() + "' has " + t.getValue());
-            }
+        List<String> problems = problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Model card '" + model + "' classification: " + String.join("; ", problems));
         }
     }
 
-    private static IllegalArgumentException invalid(String model, String what) {
-        return new IllegalArgumentException("Model card '" + model + "' classification needs " + what);
+    /** Every problem of the section, one line each. */
+    List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (labels == null || labels.size() < 2) {
+            problems.add("labels: needs at least two labels");
+        } else if (new HashSet<>(labels).size() != labels.size()) {
+            problems.add("labels: needs distinct labels, got " + labels);
+        }
+        if (!multiLabel && effectiveActivation() == Activation.SIGMOID) {
+            problems.add("activation: sigmoid needs multiLabel: true");
+        }
+        for (Map.Entry<String, Float> t : thresholds.entrySet()) {
+            if (labels == null || !labels.contains(t.getKey())) {
+                problems.add("thresholds: only for its labels; '" + t.getKey() + "' is not one of " + labels);
+            }
+            if (t.getValue() == null || !(t.getValue() >= 0f && t.getValue() <= 1f)) {
+                problems.add("thresholds: must be in [0, 1]; '" + t.getKey() + "' has " + t.getValue());
+            }
+        }
+        return problems;
     }
 }

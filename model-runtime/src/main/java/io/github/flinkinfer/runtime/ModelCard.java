@@ -2,7 +2,10 @@ package io.github.flinkinfer.runtime;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
@@ -11,13 +14,15 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
  * Everything needed to load and run one model: files with checksums, tokenizer, shapes and
- * post-processing. Loaded from JSON; built-in cards live under {@code models/} on the classpath.
+ * post-processing. Loaded from JSON checked against {@code docs/model-card.schema.json} (see
+ * docs/model-cards.md); built-in cards live under {@code models/} on the classpath.
  *
  * <pre>{@code
  * ModelCard card = ModelCard.resolve("all-minilm-l6-v2");       // built-in
@@ -25,15 +30,19 @@ import java.util.Objects;
  * }</pre>
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
+@JsonInclude(JsonInclude.Include.NON_NULL) // toJson() writes a card that loads back
 public final class ModelCard implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON =
             JsonMapper.builder()
                     .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
                     .build();
 
     /** Names of the built-in models, first is the default. */
-    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q", "spam-assassin-minilm");
+    public static final List<String> BUILT_IN = List.of("all-minilm-l6-v2", "all-minilm-l6-v2-q",
+            "bge-small-en-v1.5", "bge-small-en-v1.5-q", "e5-small-v2", "e5-small-v2-q",
+            "spam-assassin-minilm");
 
     public String name;
     public String version;
@@ -51,6 +60,10 @@ public final class ModelCard implements Serializable {
     public String output = "last_hidden_state";
     public Pooling pooling = Pooling.MEAN;
     public boolean normalize = true;
+    /** Text put before each input, by {@link InputKind}; what the model was trained with. */
+    public Prefixes prefixes = new Prefixes();
+    /** Licence of the model weights (SPDX id, e.g. {@code MIT}), shown by the models command. */
+    public String license;
     /** Model shape, used to count FLOPs in the benchmark and the report. */
     public Shape shape;
     /** Free-text notes shown in reports (e.g. "int8 activations are quantized per batch"). */
@@ -69,6 +82,22 @@ public final class ModelCard implements Serializable {
 
     /** Directory that relative file paths resolve against; null for built-in cards. */
     @JsonIgnore public String baseDirectory;
+
+    /** What this run's inputs are; picks the prefix. Set per run, not part of the card file. */
+    @JsonIgnore public InputKind inputKind = InputKind.PASSAGE;
+
+    /** Input prefixes (or instructions) per {@link InputKind}; null or empty = none. */
+    public static final class Prefixes implements Serializable {
+        private static final long serialVersionUID = 1L;
+        public String query;
+        public String passage;
+
+        /** The prefix for {@code kind}, {@code ""} when none. */
+        public String of(InputKind kind) {
+            String p = kind == InputKind.QUERY ? query : passage;
+            return p == null ? "" : p;
+        }
+    }
 
     /** ONNX graph input names. */
     public static final class Inputs implements Serializable {
@@ -110,67 +139,114 @@ public final class ModelCard implements Serializable {
             if (in == null) {
                 throw new IllegalArgumentException("No built-in model card " + resource);
             }
-            return JSON.readValue(in, ModelCard.class).validate();
+            return fromJson(JSON.readTree(in), "built-in " + name, null);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read built-in model card " + resource, e);
         }
     }
 
+    /**
+     * Loads a card file. Every problem of the card is reported at once, in one {@link
+     * ModelCardException}; enum values are accepted in any case.
+     */
     public static ModelCard load(Path cardFile) {
+        JsonNode tree;
         try {
-            ModelCard card = JSON.readValue(cardFile.toFile(), ModelCard.class);
-            card.baseDirectory = cardFile.toAbsolutePath().getParent().toString();
-            return card.validate();
+            tree = JSON.readTree(cardFile.toFile());
         } catch (IOException e) {
             throw new IllegalArgumentException(
                     "Cannot read model card " + cardFile + ": " + e.getMessage(), e);
         }
+        return fromJson(tree, cardFile.toString(), cardFile.toAbsolutePath().getParent().toString());
     }
 
-    ModelCard validate() {
+    /** Checks {@code tree} against the schema, binds it, then checks what the schema cannot. */
+    static ModelCard fromJson(JsonNode tree, String source, String baseDirectory) {
+        List<String> problems = CardSchema.problems(tree);
+        if (!problems.isEmpty()) {
+            throw new ModelCardException(source, problems);
+        }
+        ModelCard card;
+        try {
+            card = JSON.treeToValue(tree, ModelCard.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ModelCardException(source, List.of(e.getMessage()));
+        }
+        card.baseDirectory = baseDirectory;
+        problems = card.problems();
+        if (!problems.isEmpty()) {
+            throw new ModelCardException(source, problems);
+        }
+        return card;
+    }
+
+    /** The card's problems beyond the schema (conditional fields, the linked embedding). */
+    List<String> problems() {
+        List<String> problems = new ArrayList<>();
         if (embedding != null) {
-            linkBase();
+            linkBase(problems);
+        } else {
+            check(tokenizer != null, "tokenizer: missing (required unless embedding names a base model): "
+                    + "the Hugging Face tokenizer.json with its sha256", problems);
+            check(maxSequenceLength > 1, "maxSequenceLength: missing (required unless embedding names a"
+                    + " base model): the most tokens per input, e.g. 512", problems);
         }
-        require(task != Task.CLASSIFICATION || classification != null, "classification (labels)");
-        require(task == Task.CLASSIFICATION || embedding == null, "task CLASSIFICATION to name an embedding");
+        check(task != Task.CLASSIFICATION || classification != null,
+                "classification: missing (required for task CLASSIFICATION): labels and thresholds", problems);
+        check(task == Task.CLASSIFICATION || embedding == null,
+                "embedding: only a CLASSIFICATION card names an embedding model", problems);
         if (classification != null) {
-            classification.validate(name);
+            classification.problems().forEach(p -> problems.add("classification." + p));
         }
-        require(name != null && !name.isBlank(), "name");
-        require(version != null && !version.isBlank(), "version");
-        require(onnx != null, "onnx");
-        require(tokenizer != null, "tokenizer");
-        require(maxSequenceLength > 1, "maxSequenceLength (> 1)");
-        require(output != null, "output");
-        return this;
+        return problems;
     }
 
     /** Resolves {@link #embedding} and takes the token-side settings from it. */
-    private void linkBase() {
+    private void linkBase(List<String> problems) {
         String key = embedding.toLowerCase(Locale.ROOT);
-        if (BUILT_IN.contains(key)) {
-            base = builtIn(key);
-        } else if (baseDirectory != null && !embedding.contains("/") && !embedding.contains("\\")
-                && !embedding.contains("..")) {
-            base = load(Path.of(baseDirectory).resolve(embedding));
-        } else {
-            throw new IllegalArgumentException(
-                    "Model card '" + name + "' embedding '" + embedding + "' must be a built-in model "
-                            + BUILT_IN + " or a card file in the same directory");
+        try {
+            if (BUILT_IN.contains(key)) {
+                base = builtIn(key);
+            } else if (baseDirectory != null && !embedding.contains("/") && !embedding.contains("\\")
+                    && !embedding.contains("..")) {
+                base = load(Path.of(baseDirectory).resolve(embedding));
+            } else {
+                problems.add("embedding: '" + embedding + "' must be a built-in model " + BUILT_IN
+                        + " or a card file in the same directory");
+                return;
+            }
+        } catch (IllegalArgumentException e) {
+            problems.add("embedding: " + e.getMessage());
+            return;
         }
-        require(base.task == Task.EMBEDDING, "an embedding model as its embedding, not " + base.task);
+        if (base.task != Task.EMBEDDING) {
+            problems.add("embedding: needs an embedding model, not " + base.task);
+            return;
+        }
         tokenizer = tokenizer == null ? base.tokenizer : tokenizer;
         maxSequenceLength = maxSequenceLength == 0
                 ? base.maxSequenceLength : Math.min(maxSequenceLength, base.maxSequenceLength);
         inputs = base.inputs;
         shape = shape == null ? base.shape : shape;
+        boolean ownPrefixes = prefixes != null && (prefixes.query != null || prefixes.passage != null);
+        prefixes = ownPrefixes ? prefixes : base.prefixes;
     }
 
-    private void require(boolean ok, String field) {
+    private static void check(boolean ok, String problem, List<String> problems) {
         if (!ok) {
-            throw new IllegalArgumentException(
-                    "Model card " + (name == null ? "" : "'" + name + "' ") + "needs " + field);
+            problems.add(problem);
         }
+    }
+
+    /** Sets what this run's inputs are (cards are fresh per {@link #resolve}); returns this card. */
+    public ModelCard forInputs(InputKind kind) {
+        inputKind = Objects.requireNonNull(kind, "input kind");
+        return this;
+    }
+
+    /** The text put before each input of this run ({@code ""} for none). */
+    public String inputPrefix() {
+        return prefixes == null ? "" : prefixes.of(inputKind);
     }
 
     /** Short identity for logs and outputs: {@code name@version}. */

@@ -51,6 +51,18 @@ public final class ModelFiles {
     /** Checks a (possibly large) file's sha256 without holding it in memory. */
     private static Path verifyStreaming(ModelCard card, ModelFile file) {
         Path path = confined(card, file);
+        String actual = sha256(path);
+        if (!actual.equals(file.sha256())) {
+            throw new ModelIntegrityException(
+                    "Checksum mismatch for model '" + card.name + "' file " + path
+                            + ": expected sha256 " + file.sha256() + " but the file has " + actual
+                            + ". Refusing to load a file that is not the one the model card names.");
+        }
+        return path;
+    }
+
+    /** A file's sha256 (hex), read in chunks. */
+    public static String sha256(Path path) {
         try (InputStream in = Files.newInputStream(path)) {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             byte[] buf = new byte[1 << 16];
@@ -58,16 +70,33 @@ public final class ModelFiles {
             while ((n = in.read(buf)) > 0) {
                 sha.update(buf, 0, n);
             }
-            String actual = HexFormat.of().formatHex(sha.digest());
-            if (!actual.equals(file.sha256())) {
-                throw new ModelIntegrityException(
-                        "Checksum mismatch for model '" + card.name + "' file " + path
-                                + ": expected sha256 " + file.sha256() + " but the file has " + actual
-                                + ". Refusing to load a file that is not the one the model card names.");
-            }
-            return path;
+            return HexFormat.of().formatHex(sha.digest());
         } catch (IOException | NoSuchAlgorithmException e) {
             throw new ModelIntegrityException("Cannot read " + path + ": " + e, e);
+        }
+    }
+
+    /** The file's size in bytes, without reading it (a jar entry's recorded size on the classpath). */
+    public static long size(ModelCard card, ModelFile file) {
+        if (file.path().startsWith(CLASSPATH)) {
+            java.net.URL url = ModelFiles.class.getClassLoader()
+                    .getResource(file.path().substring(CLASSPATH.length()));
+            if (url == null) {
+                throw new ModelIntegrityException("Model '" + card.name + "' file " + file.path()
+                        + " is not on the classpath (is the model artifact a dependency?)");
+            }
+            try {
+                java.net.URLConnection connection = url.openConnection();
+                connection.setUseCaches(false);
+                return connection.getContentLengthLong();
+            } catch (IOException e) {
+                throw new ModelIntegrityException("Cannot read " + file.path(), e);
+            }
+        }
+        try {
+            return Files.size(confined(card, file));
+        } catch (IOException e) {
+            throw new ModelIntegrityException("Cannot read model '" + card.name + "' file " + file + ": " + e, e);
         }
     }
 

@@ -11,7 +11,9 @@ import java.util.Map;
  * HF {@code tokenizer.json} through DJL, strictly offline. The file's baked-in padding and
  * truncation are switched off: we tokenize the whole text (to report the original length), then
  * cut to the max length keeping the final special token, exactly as HF right-truncation does for
- * a single sequence. Padding is the batcher's job.
+ * a single sequence. Padding is the batcher's job. The card's input prefix for this run (e5's
+ * {@code passage: }, bge's query instruction) is put before every text here, so every user of the
+ * tokenizer (job, SQL, bench) embeds what the model was trained on; truncation keeps it.
  */
 public final class TextTokenizer implements AutoCloseable {
     static {
@@ -21,10 +23,42 @@ public final class TextTokenizer implements AutoCloseable {
 
     private final HuggingFaceTokenizer tokenizer;
     private final int maxLength;
+    private final String prefix;
+    /** Tokens the prefix adds between the leading special tokens and the text's own. */
+    private final int prefixTokens;
 
-    private TextTokenizer(HuggingFaceTokenizer tokenizer, int maxLength) {
+    private TextTokenizer(HuggingFaceTokenizer tokenizer, int maxLength, String prefix) {
         this.tokenizer = tokenizer;
         this.maxLength = maxLength;
+        this.prefix = prefix;
+        this.prefixTokens = prefix.isEmpty() ? 0 : prefixTokenCount();
+    }
+
+    /**
+     * Counts the prefix's own tokens, and checks that they stay apart from a following word:
+     * {@code prefix + "text"} must tokenize as the prefix's tokens then the word's.
+     */
+    private int prefixTokenCount() {
+        Encoding alone = tokenizer.encode(prefix, true, false);
+        long[] special = alone.getSpecialTokenMask();
+        int lead = 0;
+        while (lead < special.length && special[lead] != 0) {
+            lead++;
+        }
+        int end = special.length;
+        while (end > lead && special[end - 1] != 0) {
+            end--;
+        }
+        long[] word = tokenizer.encode("text", true, false).getIds();
+        long[] expected = new long[end + word.length - lead];
+        System.arraycopy(alone.getIds(), 0, expected, 0, end);
+        System.arraycopy(word, lead, expected, end, word.length - lead);
+        if (!java.util.Arrays.equals(expected, tokenizer.encode(prefix + "text", true, false).getIds())) {
+            throw new IllegalArgumentException("Input prefix '" + prefix
+                    + "' does not tokenize apart from the text that follows it; end it with a"
+                    + " space or punctuation");
+        }
+        return end - lead;
     }
 
     /** Loads the card's tokenizer (checksum verified) with the effective max length. */
@@ -39,7 +73,7 @@ public final class TextTokenizer implements AutoCloseable {
                                     "padding", "false",
                                     "addSpecialTokens", "true",
                                     "modelMaxLength", String.valueOf(Integer.MAX_VALUE)));
-            return new TextTokenizer(hf, options.effectiveMaxLength(card));
+            return new TextTokenizer(hf, options.effectiveMaxLength(card), card.inputPrefix());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot load tokenizer of " + card.id(), e);
         }
@@ -49,8 +83,16 @@ public final class TextTokenizer implements AutoCloseable {
         return maxLength;
     }
 
+    /**
+     * Tokens every input carries besides its text: the special tokens and the input prefix's
+     * (a chunk window plus these must fit the max length).
+     */
+    public int reservedTokens() {
+        return tokenizer.encode("", true, false).getIds().length + prefixTokens;
+    }
+
     public TokenizedText encode(String text) {
-        Encoding encoding = tokenizer.encode(text, true, false);
+        Encoding encoding = tokenizer.encode(prefix + text, true, false);
         long[] all = encoding.getIds();
         int keep = Math.min(all.length, maxLength);
         int[] ids = new int[keep];
@@ -63,15 +105,19 @@ public final class TextTokenizer implements AutoCloseable {
         return new TokenizedText(ids, all.length);
     }
 
-    /** The whole sequence, untruncated, with special tokens split off (for chunking). */
+    /**
+     * The whole sequence, untruncated, with special tokens (and the input prefix, which leads
+     * every window) split off, for chunking.
+     */
     public TokenSequence encodeAll(String text) {
-        Encoding encoding = tokenizer.encode(text, true, false);
+        Encoding encoding = tokenizer.encode(prefix + text, true, false);
         long[] ids = encoding.getIds();
         long[] special = encoding.getSpecialTokenMask();
         int from = 0;
         while (from < ids.length && special[from] != 0) {
             from++;
         }
+        from = Math.min(from + prefixTokens, ids.length); // the prefix goes with every window
         int to = ids.length;
         while (to > from && special[to - 1] != 0) {
             to--;

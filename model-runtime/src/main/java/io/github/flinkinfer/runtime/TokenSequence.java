@@ -4,7 +4,7 @@ package io.github.flinkinfer.runtime;
  * A text's whole token sequence, untruncated, split around its special tokens, so it can be cut
  * into windows that each get the model's special tokens back ({@code prefix + window + suffix}).
  *
- * @param prefix leading special tokens (e.g. {@code [CLS]})
+ * @param prefix leading special tokens (e.g. {@code [CLS]}), then the input prefix's tokens if any
  * @param content the text's own tokens; chunk offsets index into this array
  * @param suffix trailing special tokens (e.g. {@code [SEP]})
  */

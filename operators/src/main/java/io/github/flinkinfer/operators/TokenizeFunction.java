@@ -48,7 +48,12 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         LOG.info("Subtask {} loaded the tokenizer of {} in {} ms",
                 getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), card.id(),
                 (System.nanoTime() - start) / 1_000_000);
-        settings = chunking.fingerprint(tokenizer.maxLength(), overlong);
+        // The job checked 2 special tokens; an input prefix (e5's "passage: ") takes room too.
+        chunking.validateFor(tokenizer.maxLength(), tokenizer.reservedTokens());
+        // A prefix changes every vector: incremental runs must not reuse outputs made without it.
+        String prefix = card.inputPrefix();
+        settings = chunking.fingerprint(tokenizer.maxLength(), overlong)
+                + (prefix.isEmpty() ? "" : ";prefix=" + ContentHash.sha256(prefix).substring(0, 12));
     }
 
     @Override

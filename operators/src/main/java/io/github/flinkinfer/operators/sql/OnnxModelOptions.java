@@ -12,8 +12,14 @@ public final class OnnxModelOptions {
 
     public static final ConfigOption<String> MODEL =
             ConfigOptions.key("model").stringType().defaultValue("all-minilm-l6-v2")
-                    .withDescription("Built-in model name (all-minilm-l6-v2, all-minilm-l6-v2-q) or"
-                            + " the path of a model card JSON file.");
+                    .withDescription("Built-in model name (all-minilm-l6-v2, bge-small-en-v1.5,"
+                            + " e5-small-v2, each with an int8 -q variant) or the path of a model card"
+                            + " JSON file.");
+
+    public static final ConfigOption<io.github.flinkinfer.runtime.InputKind> INPUT_KIND =
+            ConfigOptions.key("input-kind").enumType(io.github.flinkinfer.runtime.InputKind.class)
+                    .defaultValue(io.github.flinkinfer.runtime.InputKind.PASSAGE)
+                    .withDescription("PASSAGE or QUERY: picks the card's input prefix (e5, bge).");
 
     public static final ConfigOption<String> DEVICE =
             ConfigOptions.key("device").stringType().defaultValue("cpu")

@@ -48,7 +48,7 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(MODEL, DEVICE, MAX_LENGTH, OVERLONG, BUCKET_EDGES, MAX_BATCH_TOKENS,
+        return Set.of(MODEL, INPUT_KIND, DEVICE, MAX_LENGTH, OVERLONG, BUCKET_EDGES, MAX_BATCH_TOKENS,
                 MAX_BATCH_SIZE, LOOKAHEAD_BATCHES, MAX_WAIT, INTRA_OP_THREADS, OPTIMIZATION_LEVEL,
                 LABELS);
     }
@@ -62,7 +62,7 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
         ResolvedCatalogModel model = context.getCatalogModel();
         checkInput(model);
         try {
-            ModelCard card = ModelCard.resolve(o.get(MODEL));
+            ModelCard card = ModelCard.resolve(o.get(MODEL)).forInputs(o.get(INPUT_KIND));
             RuntimeOptions runtime = new RuntimeOptions(Device.parse(o.get(DEVICE)),
                     o.get(INTRA_OP_THREADS), o.get(OPTIMIZATION_LEVEL), o.get(MAX_LENGTH));
             int capacity = context.getConfiguration().get(ASYNC_CAPACITY);
