@@ -40,7 +40,7 @@ while [[ $# -gt 0 ]]; do
     -D*) options+=("${1#-D}"); shift ;;
     --application) application=$2; shift 2 ;;
     --) shift; job_args=("$@"); break ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
