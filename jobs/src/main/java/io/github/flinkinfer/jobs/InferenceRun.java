@@ -85,6 +85,8 @@ public final class InferenceRun {
             return null;
         }
         double wall = (System.nanoTime() - start) / 1e9;
+        out.makeDirectories(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR,
+                io.github.flinkinfer.jobs.io.FileOutputs.ERRORS_DIR); // the documented layout, errors or not
         int abandoned = out.removeAbandonedInProgress();
         if (abandoned > 0) {
             System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
@@ -134,13 +136,19 @@ public final class InferenceRun {
     private static JobExecutionResult executeWithProgress(
             StreamExecutionEnvironment env, EmbedOptions o, RunOutput out, String jobName) throws Exception {
         ProgressReporter progress = null;
-        if (o.progressSeconds > 0 && !o.inputs.isEmpty()) {
+        if (o.progressSeconds > 0) {
+            long total = o.kafka.readsKafka()
+                    ? io.github.flinkinfer.jobs.kafka.KafkaPreflight.estimateRecords(o.kafka)
+                    : ProgressReporter.estimateRecords(o.inputs);
             progress = new ProgressReporter(out.resolve(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR),
-                    ProgressReporter.estimateRecords(o.inputs), System.out);
+                    total, System.out);
             progress.start(o.progressSeconds);
         }
+        boolean finished = false;
         try {
-            return env.execute(jobName);
+            JobExecutionResult result = env.execute(jobName);
+            finished = !(result instanceof DetachedJobExecutionResult);
+            return result;
         } catch (Exception e) {
             ErrorBudgetExceededException budget = findCause(e, ErrorBudgetExceededException.class);
             if (budget == null) {
@@ -151,7 +159,7 @@ public final class InferenceRun {
             throw new ErrorBudgetExceededException(budget.getMessage());
         } finally {
             if (progress != null) {
-                progress.close();
+                progress.close(finished);
             }
         }
     }

@@ -6,7 +6,11 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -15,10 +19,11 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
- * The console progress line of a run: items done, estimated total, items/s, ETA. Items done are
- * counted from the batch metrics rows visible so far (on a local file system in-progress files
- * too; object stores show part files once committed), the total is estimated from the input
- * files' sizes and line lengths. Any Flink file system.
+ * The console progress line of a run: items done, estimated total, items/s, ETA, and a final
+ * line with the totals. Items done are counted from the batch metrics rows of each subtask's
+ * current attempt visible so far (on a local file system in-progress files too; object stores
+ * show part files once committed); the total is estimated from the input files' sizes and line
+ * lengths, or a Kafka topic's offsets. Any Flink file system.
  */
 final class ProgressReporter implements AutoCloseable {
     /** Bytes read from each input file to learn its mean line length. */
@@ -45,46 +50,77 @@ final class ProgressReporter implements AutoCloseable {
     }
 
     private void print() {
-        long done = itemsDone();
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
-        double rate = done / Math.max(1e-9, seconds);
-        String eta = rate > 0 && estimatedTotal > done
-                ? String.format("%.0f s", (estimatedTotal - done) / rate) : "-";
-        out.printf("progress: %,d / ~%,d items, %.1f items/s, ETA %s%n", done, estimatedTotal, rate, eta);
+        out.println(line(itemsDone(), false));
     }
 
+    String line(long done, boolean last) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        double rate = done / Math.max(1e-9, seconds);
+        String total = estimatedTotal >= 0 ? String.format(" / ~%,d", estimatedTotal) : "";
+        if (last) {
+            return String.format("progress: done, %,d items in %.1f s (%.1f items/s)", done, seconds, rate);
+        }
+        String eta = rate > 0 && estimatedTotal > done
+                ? String.format("%.0f s", (estimatedTotal - done) / rate) : "-";
+        return String.format("progress: %,d%s items, %.1f items/s, ETA %s", done, total, rate, eta);
+    }
+
+    /**
+     * Items in the metrics rows of the current attempt of each subtask: a part file belongs to
+     * one writer attempt (the uuid in its name); rows of an attempt that a failure replaced stay
+     * in their files, so per subtask only the attempt written to most recently counts.
+     */
     long itemsDone() {
-        long items = 0;
+        Map<String, Attempt> attempts = new HashMap<>();
         try {
             FileSystem fs = metricsDir.getFileSystem();
             if (!fs.exists(metricsDir)) {
                 return 0;
             }
             for (FileStatus f : fs.listStatus(metricsDir)) {
+                Matcher m = WRITER.matcher(f.getPath().getName());
+                Attempt a = attempts.computeIfAbsent(m.matches() ? m.group(1) : f.getPath().getName(),
+                        k -> new Attempt());
+                a.lastModified = Math.max(a.lastModified, f.getModificationTime());
                 try (BufferedReader r = new BufferedReader(
                         new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
                     for (String line; (line = r.readLine()) != null; ) {
-                        items += itemsOf(line);
+                        a.items += number(line, "\"items\":");
+                        a.subtask = (int) number(line, "\"subtask\":");
                     }
                 }
             }
         } catch (IOException | NumberFormatException e) {
             // files roll while we read: report what we have
         }
-        return items;
+        Map<Integer, Attempt> newest = new HashMap<>();
+        for (Attempt a : attempts.values()) {
+            newest.merge(a.subtask, a, (x, y) -> x.lastModified >= y.lastModified ? x : y);
+        }
+        return newest.values().stream().mapToLong(a -> a.items).sum();
     }
 
-    private static long itemsOf(String metricsLine) {
-        int i = metricsLine.indexOf("\"items\":");
+    private static final Pattern WRITER = Pattern.compile(
+            "\\.?part-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-\\d+.*");
+
+    /** One writer attempt's rows. */
+    private static final class Attempt {
+        long items;
+        int subtask;
+        long lastModified;
+    }
+
+    private static long number(String jsonLine, String key) {
+        int i = jsonLine.indexOf(key);
         if (i < 0) {
             return 0;
         }
-        int j = i + 8;
+        int j = i + key.length();
         int k = j;
-        while (k < metricsLine.length() && Character.isDigit(metricsLine.charAt(k))) {
+        while (k < jsonLine.length() && Character.isDigit(jsonLine.charAt(k))) {
             k++;
         }
-        return Long.parseLong(metricsLine.substring(j, k));
+        return Long.parseLong(jsonLine.substring(j, k));
     }
 
     /**
@@ -128,8 +164,16 @@ final class ProgressReporter implements AutoCloseable {
         return newlines == 0 ? 1 : Math.round(f.getLen() * (double) newlines / head.length);
     }
 
+    /** Stops the timer; {@code finished}: prints the final line with the run's totals. */
+    void close(boolean finished) {
+        timer.shutdownNow();
+        if (finished) {
+            out.println(line(itemsDone(), true));
+        }
+    }
+
     @Override
     public void close() {
-        timer.shutdownNow();
+        close(false);
     }
 }

@@ -189,6 +189,13 @@ public final class RunOutput {
         }
     }
 
+    /** Creates output directories that no record created (an {@code errors/} of a clean run). */
+    public void makeDirectories(String... dirs) throws IOException {
+        for (String dir : dirs) {
+            fs().mkdirs(resolve(dir));
+        }
+    }
+
     /** Writes (replaces) a small driver-side file. */
     public void write(Path file, String content) throws IOException {
         try (OutputStream out = fs().create(file, FileSystem.WriteMode.OVERWRITE)) {

@@ -48,6 +48,44 @@ public final class KafkaPreflight {
         LOG.info("Kafka: transactional id prefix '{}' belongs to run {}", prefix, runId);
     }
 
+    /**
+     * Records between the earliest and the latest offsets of the named topics' partitions, as
+     * fixed now (the bounded backfill stops at the latest); -1 for a topic pattern or when the
+     * broker cannot be asked. An estimate for the progress line: compaction and transaction
+     * markers make it an upper bound, later starting offsets read less.
+     */
+    public static long estimateRecords(KafkaOptions k) {
+        if (k.topics == null || k.topics.isEmpty()) {
+            return -1;
+        }
+        try (Admin admin = Admin.create(k.clientProperties())) {
+            java.util.Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> earliest =
+                    new java.util.HashMap<>();
+            java.util.Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new java.util.HashMap<>();
+            for (var d : admin.describeTopics(k.topics).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS).values()) {
+                for (var p : d.partitions()) {
+                    var tp = new org.apache.kafka.common.TopicPartition(d.name(), p.partition());
+                    earliest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest());
+                    latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest());
+                }
+            }
+            var from = admin.listOffsets(earliest).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            var to = admin.listOffsets(latest).all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            long total = 0;
+            for (var tp : to.keySet()) {
+                total += to.get(tp).offset() - from.get(tp).offset();
+            }
+            return total;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.info("Kafka: no record estimate for the progress line ({})", e.toString());
+            return -1;
+        }
+    }
+
     /** The broker's {@code transaction.max.timeout.ms}, or -1 when it cannot be read. */
     private static long brokerTransactionMax(Admin admin) {
         try {
