@@ -201,6 +201,11 @@ public class EmbedOptions {
                     + " Default: ${DEFAULT-VALUE}.")
     public int progressSeconds;
 
+    @Option(names = "--verbose",
+            description = "Embedded runs: log our INFO and every library's warnings (Flink, Hadoop,"
+                    + " ONNX Runtime) on the console, which otherwise shows progress and summary only.")
+    public boolean verbose;
+
     @Option(names = "--run-id",
             description = "Names output files (part-<run-id>-...). Default: a timestamp.")
     public String runId;

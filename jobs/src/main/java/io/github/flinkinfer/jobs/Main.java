@@ -16,7 +16,14 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
+        if (java.util.Arrays.asList(args).contains("--verbose")) {
+            // before the first logger: the local log configuration reads these
+            System.setProperty("flinkinfer.log.root", "WARN");
+            System.setProperty("flinkinfer.log.ours", "INFO");
+        }
         CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        GroupedHelp.install(cli.getSubcommands().get("embed"));
+        GroupedHelp.install(cli.getSubcommands().get("moderate"));
         // Configuration and data errors get one clear line, not a stack trace.
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (e instanceof IllegalArgumentException
