@@ -19,12 +19,14 @@ import picocli.CommandLine.Mixin;
         footerHeading = "%nExamples:%n",
         footer = {
             "  embed --input corpus.jsonl --output out --run-id r1",
-            "  embed --input s3://bucket/corpus/ --output s3://bucket/out/ --run-id 2026-11-30 \\",
-            "        --model bge-small-en-v1.5 --output-format parquet,opensearch-bulk",
+            "  embed --input s3://bucket/corpus/ --output s3://bucket/out/ \\",
+            "        --run-id 2026-11-30 --model bge-small-en-v1.5 \\",
+            "        --output-format parquet,opensearch-bulk",
             "  embed --input corpus.csv --text-field body --model all-minilm-l6-v2-q \\",
             "        --quality-sample 200 --quality-floor 0.97 --output out --run-id int8",
             "  embed --kafka-bootstrap-servers broker:9092 --kafka-topic docs \\",
-            "        --kafka-output-topic vectors --output s3://bucket/runs/ --run-id backfill-1",
+            "        --kafka-output-topic vectors --output s3://bucket/runs/ \\",
+            "        --run-id backfill-1",
             "More: docs/operations.md (clusters, S3, config), docs/errors.md, docs/kafka.md."})
 public final class EmbeddingJob implements Callable<Integer> {
 

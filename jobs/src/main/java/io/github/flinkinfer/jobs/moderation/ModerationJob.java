@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  moderate --input mail.jsonl --output verdicts --run-id m1",
-            "  moderate --input s3://bucket/mail/ --output s3://bucket/verdicts/ --chunk-size 126 \\",
-            "           --chunk-verdict WORST --output-format parquet,jsonl --run-id m2",
+            "  moderate --input s3://bucket/mail/ --output s3://bucket/verdicts/ \\",
+            "           --chunk-size 126 --chunk-verdict WORST --run-id m2",
             "More: docs/moderation.md, docs/errors.md."},
         description = "Classify a corpus with an ONNX classifier (default: the built-in spam filter"
                 + " " + ModerationJob.DEFAULT_MODEL + "); write results/, flagged/, metrics and errors.")
