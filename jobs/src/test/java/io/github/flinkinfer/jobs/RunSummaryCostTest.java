@@ -51,8 +51,8 @@ class RunSummaryCostTest {
         rows.add(batch(0, 1, 100, 1, 3000, 0));    //             3 s busy
         rows.add(batch(1, 0, 50, 0, 5000, 4000));  // subtask 1: 5 s busy + 4 s load
         write(out.resolve("metrics"), rows);
-        ErrorRecord parseError = ErrorRecord.of(null, "f:1", "parse", "malformed_json", "x", 1);
-        ErrorRecord inferError = ErrorRecord.of("z", "f:9", "infer", "inference_failed", "x", 3);
+        ErrorRecord parseError = ErrorRecord.of(null, "f:1", io.github.flinkinfer.operators.ErrorReason.MALFORMED_JSON, "x", 1);
+        ErrorRecord inferError = ErrorRecord.of("z", "f:9", io.github.flinkinfer.operators.ErrorReason.INFERENCE_FAILED, "x", 3);
         write(out.resolve("errors"), List.of(parseError, inferError));
 
         RunSummary s = RunSummary.read(RunOutput.of(out.toString(), "c"), 20.0); // 20 s job wall, 2 subtasks held

@@ -13,12 +13,12 @@ import java.util.List;
  * reported as failed.
  */
 public final class BisectingRunner {
-    /** Reason of an item the model could not run alone because memory ran out. */
-    public static final String OUT_OF_MEMORY = "out_of_memory";
-    /** Reason of an item the model failed on alone for any other cause. */
-    public static final String INFERENCE_FAILED = "inference_failed";
-    /** Every reason this runner gives its failed items (stage {@link ErrorRecord#INFER}). */
-    public static final java.util.List<String> REASONS = java.util.List.of(OUT_OF_MEMORY, INFERENCE_FAILED);
+    /**
+     * Every reason this runner gives its failed items: out of memory even alone, or any other
+     * failure of the model on the item alone.
+     */
+    public static final java.util.List<String> REASONS = java.util.List.of(
+            ErrorReason.OUT_OF_MEMORY.code(), ErrorReason.INFERENCE_FAILED.code());
 
     private final ModelRuntime runtime;
 
@@ -66,8 +66,8 @@ public final class BisectingRunner {
             if (items.size() == 1) {
                 TokenizedDocument d = items.get(0);
                 ErrorRecord err =
-                        ErrorRecord.of(d.id, d.source, ErrorRecord.INFER,
-                                e.outOfMemory() ? OUT_OF_MEMORY : INFERENCE_FAILED,
+                        ErrorRecord.of(d.id, d.source,
+                                e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
                                 d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
                 outcome.failed.add(err);
                 return;

@@ -61,7 +61,7 @@ public class DeduplicateFunction extends KeyedProcessFunction<String, Document, 
 
     private static void reject(Document dup, String keptAt, Context ctx) {
         ctx.output(Outputs.ERRORS,
-                ErrorRecord.of(dup.id, dup.source, ErrorRecord.PARSE, "duplicate_id",
+                ErrorRecord.of(dup.id, dup.source, ErrorReason.DUPLICATE_ID,
                         "the record at " + keptAt + " has the same id and is kept", 1)
                         .withInput(dup.text));
     }

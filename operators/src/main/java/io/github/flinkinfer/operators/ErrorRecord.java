@@ -21,7 +21,7 @@ public class ErrorRecord {
     public String id;
     public String source;
     public String stage;
-    /** A stable machine-readable code such as {@code malformed_json} or {@code too_long}. */
+    /** The {@link ErrorReason#code()}, such as {@code malformed_json} or {@code too_long}. */
     public String reason;
     public String message;
     public int attempt;
@@ -32,12 +32,12 @@ public class ErrorRecord {
     public ErrorRecord() {}
 
     public static ErrorRecord of(
-            String id, String source, String stage, String reason, String message, int attempt) {
+            String id, String source, ErrorReason reason, String message, int attempt) {
         ErrorRecord e = new ErrorRecord();
         e.id = id;
         e.source = source;
-        e.stage = stage;
-        e.reason = reason;
+        e.stage = reason.stage();
+        e.reason = reason.code();
         e.message = message;
         e.attempt = attempt;
         return e;

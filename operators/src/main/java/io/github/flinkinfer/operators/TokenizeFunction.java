@@ -70,7 +70,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         } catch (RuntimeException e) {
             ctx.output(
                     Outputs.ERRORS,
-                    ErrorRecord.of(doc.id, doc.source, ErrorRecord.TOKENIZE, "tokenizer_failed",
+                    ErrorRecord.of(doc.id, doc.source, ErrorReason.TOKENIZER_FAILED,
                                     e.getClass().getSimpleName(), 1)
                             .withInput(doc.text));
             return;
@@ -78,7 +78,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
             ctx.output(
                     Outputs.ERRORS,
-                    ErrorRecord.of(doc.id, doc.source, ErrorRecord.TOKENIZE, "too_long",
+                    ErrorRecord.of(doc.id, doc.source, ErrorReason.TOO_LONG,
                                     tokens.originalTokenCount() + " tokens > max "
                                             + tokenizer.maxLength(), 1)
                             .withInput(doc.text));
@@ -100,7 +100,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         } catch (RuntimeException e) {
             ctx.output(
                     Outputs.ERRORS,
-                    ErrorRecord.of(doc.id, doc.source, ErrorRecord.TOKENIZE, "tokenizer_failed",
+                    ErrorRecord.of(doc.id, doc.source, ErrorReason.TOKENIZER_FAILED,
                                     e.getClass().getSimpleName(), 1)
                             .withInput(doc.text));
             return;

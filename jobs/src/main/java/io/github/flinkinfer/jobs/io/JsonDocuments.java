@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -49,19 +50,19 @@ public final class JsonDocuments {
      */
     public void parse(String decoded, String pos, String defaultId, Emitter out) {
         if (decoded.isBlank()) {
-            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json", "blank line", 1));
+            out.error(ErrorRecord.of(null, pos, ErrorReason.MALFORMED_JSON, "blank line", 1));
             return;
         }
         JsonNode node;
         try {
             node = json.readTree(decoded);
         } catch (Exception e) {
-            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json",
+            out.error(ErrorRecord.of(null, pos, ErrorReason.MALFORMED_JSON,
                     e.getClass().getSimpleName(), 1).withInput(decoded));
             return;
         }
         if (node == null || !node.isObject()) {
-            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "not_an_object",
+            out.error(ErrorRecord.of(null, pos, ErrorReason.NOT_AN_OBJECT,
                     "expected a JSON object", 1).withInput(decoded));
             return;
         }
@@ -69,13 +70,13 @@ public final class JsonDocuments {
         String idText;
         if (id == null || id.isNull()) {
             if (defaultId == null) {
-                out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id",
+                out.error(ErrorRecord.of(null, pos, ErrorReason.MISSING_ID,
                         "no '" + idField + "' field", 1).withInput(decoded));
                 return;
             }
             idText = defaultId;
         } else if (!id.isTextual() && !id.isIntegralNumber()) {
-            out.error(ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_id",
+            out.error(ErrorRecord.of(null, pos, ErrorReason.INVALID_ID,
                     "'" + idField + "' must be a string or integer", 1).withInput(decoded));
             return;
         } else {
@@ -83,12 +84,12 @@ public final class JsonDocuments {
         }
         JsonNode text = node.get(textField);
         if (text == null || text.isNull()) {
-            out.error(ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "missing_text",
+            out.error(ErrorRecord.of(idText, pos, ErrorReason.MISSING_TEXT,
                     "no '" + textField + "' field", 1).withInput(decoded));
             return;
         }
         if (!text.isTextual()) {
-            out.error(ErrorRecord.of(idText, pos, ErrorRecord.PARSE, "non_string_text",
+            out.error(ErrorRecord.of(idText, pos, ErrorReason.NON_STRING_TEXT,
                     "'" + textField + "' is " + text.getNodeType(), 1).withInput(decoded));
             return;
         }
@@ -98,12 +99,12 @@ public final class JsonDocuments {
     /** The text rules of every format: not empty or whitespace, no NUL character. */
     public static void checkText(String id, String pos, String text, Emitter out) {
         if (text == null || text.isBlank()) {
-            out.error(ErrorRecord.of(id, pos, ErrorRecord.PARSE, "empty_text",
+            out.error(ErrorRecord.of(id, pos, ErrorReason.EMPTY_TEXT,
                     "text is empty or whitespace", 1).withInput(text));
             return;
         }
         if (text.indexOf('\0') >= 0) {
-            out.error(ErrorRecord.of(id, pos, ErrorRecord.PARSE, "nul_character",
+            out.error(ErrorRecord.of(id, pos, ErrorReason.NUL_CHARACTER,
                     "text contains a NUL character", 1).withInput(text));
             return;
         }

@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
 import org.apache.avro.Schema;
@@ -43,10 +44,10 @@ public final class ParquetInput {
             String pos = "parquet-row:" + row;
             if (id == null) {
                 ctx.output(Outputs.ERRORS,
-                        ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id", "null id", 1));
+                        ErrorRecord.of(null, pos, ErrorReason.MISSING_ID, "null id", 1));
             } else if (text == null || text.toString().isBlank()) {
                 ctx.output(Outputs.ERRORS,
-                        ErrorRecord.of(id.toString(), pos, ErrorRecord.PARSE, "empty_text",
+                        ErrorRecord.of(id.toString(), pos, ErrorReason.EMPTY_TEXT,
                                 "text is null, empty or whitespace", 1));
             } else {
                 out.collect(new Document(id.toString(), text.toString(), pos));

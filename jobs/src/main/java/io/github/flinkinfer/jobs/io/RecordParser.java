@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.io;
 
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
 import java.nio.charset.CharacterCodingException;
@@ -48,7 +49,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
         String pos = line.position();
         if (line.oversized) {
             ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "record_too_large",
+                    ErrorRecord.of(null, pos, ErrorReason.RECORD_TOO_LARGE,
                             line.byteLength + " bytes > max record size " + maxRecordBytes, 1));
             return;
         }
@@ -57,7 +58,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
             decoded = decode(line.bytes);
         } catch (CharacterCodingException e) {
             ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_utf8",
+                    ErrorRecord.of(null, pos, ErrorReason.INVALID_UTF8,
                             "line is not valid UTF-8", 1).withInput(line.bytes));
             return;
         }
@@ -89,7 +90,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
             cells = csv.readerFor(String[].class).readValue(decoded);
         } catch (Exception e) {
             ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_csv",
+                    ErrorRecord.of(null, pos, ErrorReason.MALFORMED_CSV,
                             e.getClass().getSimpleName(), 1).withInput(decoded));
             return;
         }
@@ -103,7 +104,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
         }
         if (cells == null || cells.length <= Math.max(cols[0], cols[1])) {
             ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_csv",
+                    ErrorRecord.of(null, pos, ErrorReason.MALFORMED_CSV,
                             "expected at least " + (Math.max(cols[0], cols[1]) + 1) + " columns", 1)
                             .withInput(decoded));
             return;
@@ -111,7 +112,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
         String id = cells[cols[0]];
         if (id == null || id.isEmpty()) {
             ctx.output(Outputs.ERRORS,
-                    ErrorRecord.of(null, pos, ErrorRecord.PARSE, "missing_id", "empty id", 1)
+                    ErrorRecord.of(null, pos, ErrorReason.MISSING_ID, "empty id", 1)
                             .withInput(decoded));
             return;
         }

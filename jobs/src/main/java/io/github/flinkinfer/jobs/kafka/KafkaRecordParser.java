@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.kafka;
 
 import io.github.flinkinfer.jobs.io.JsonDocuments;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
 import java.nio.charset.CharacterCodingException;
@@ -37,12 +38,12 @@ public class KafkaRecordParser extends ProcessFunction<KafkaRecord, Document> {
     public void processElement(KafkaRecord r, Context ctx, Collector<Document> out) {
         String pos = r.position();
         if (r.oversized) {
-            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorRecord.PARSE, "record_too_large",
+            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorReason.RECORD_TOO_LARGE,
                     r.valueLength + " bytes > max record size " + maxRecordBytes, 1));
             return;
         }
         if (r.value == null) {
-            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorRecord.PARSE, "malformed_json",
+            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorReason.MALFORMED_JSON,
                     "null value (tombstone)", 1));
             return;
         }
@@ -50,7 +51,7 @@ public class KafkaRecordParser extends ProcessFunction<KafkaRecord, Document> {
         try {
             decoded = JsonDocuments.decodeUtf8(r.value);
         } catch (CharacterCodingException e) {
-            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorRecord.PARSE, "invalid_utf8",
+            ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorReason.INVALID_UTF8,
                     "value is not valid UTF-8", 1).withInput(r.value));
             return;
         }

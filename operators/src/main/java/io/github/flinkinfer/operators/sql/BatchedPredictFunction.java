@@ -2,6 +2,7 @@ package io.github.flinkinfer.operators.sql;
 
 import io.github.flinkinfer.operators.BisectingRunner;
 import io.github.flinkinfer.operators.DevicePlacement;
+import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.OverlongPolicy;
@@ -75,9 +76,9 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
     public CompletableFuture<Collection<RowData>> asyncPredict(RowData input) {
         CompletableFuture<Collection<RowData>> future = new CompletableFuture<>();
         String text = input.isNullAt(0) ? null : toString(input.getString(0));
-        String reason = parseProblem(text);
+        ErrorReason reason = parseProblem(text);
         if (reason != null) {
-            return done(future, columns.failure(ErrorRecord.PARSE, reason, -1));
+            return done(future, columns.failure(reason, -1));
         }
         long start = System.nanoTime();
         TokenizedText tokens;
@@ -85,10 +86,10 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
             tokens = tokenizer.encode(text);
         } catch (RuntimeException e) {
             LOG.warn("ML_PREDICT row failed: tokenize/tokenizer_failed: {}", e.getClass().getSimpleName());
-            return done(future, columns.failure(ErrorRecord.TOKENIZE, "tokenizer_failed", -1));
+            return done(future, columns.failure(ErrorReason.TOKENIZER_FAILED, -1));
         }
         if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
-            return done(future, columns.failure(ErrorRecord.TOKENIZE, "too_long",
+            return done(future, columns.failure(ErrorReason.TOO_LONG,
                     tokens.originalTokenCount()));
         }
         TokenizedDocument doc = new TokenizedDocument(subtaskPrefix + (sequence++), "sql",
@@ -107,15 +108,15 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
     }
 
     /** The DataStream job's parse rules for the text field, as error codes. */
-    static String parseProblem(String text) {
+    static ErrorReason parseProblem(String text) {
         if (text == null) {
-            return "missing_text";
+            return ErrorReason.MISSING_TEXT;
         }
         if (text.isBlank()) {
-            return "empty_text";
+            return ErrorReason.EMPTY_TEXT;
         }
         if (text.indexOf('\0') >= 0) {
-            return "nul_character";
+            return ErrorReason.NUL_CHARACTER;
         }
         return null;
     }

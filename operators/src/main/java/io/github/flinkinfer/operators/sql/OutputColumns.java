@@ -157,10 +157,18 @@ final class OutputColumns implements Serializable {
 
     /** The row for a failed input: NULL values, {@code stage/reason} in {@code error}. */
     RowData failure(String stage, String reason, int tokenCount) {
+        return failure(stage + "/" + reason, tokenCount);
+    }
+
+    RowData failure(io.github.flinkinfer.operators.ErrorReason reason, int tokenCount) {
+        return failure(reason.qualified(), tokenCount);
+    }
+
+    private RowData failure(String error, int tokenCount) {
         GenericRowData row = new GenericRowData(kinds.length);
         for (int i = 0; i < kinds.length; i++) {
             if (kinds[i] == Kind.ERROR) {
-                row.setField(i, StringData.fromString(stage + "/" + reason));
+                row.setField(i, StringData.fromString(error));
             } else if (kinds[i] == Kind.TOKEN_COUNT && tokenCount >= 0) {
                 row.setField(i, tokenCount);
             }

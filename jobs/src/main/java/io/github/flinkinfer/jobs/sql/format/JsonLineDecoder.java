@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.sql.format;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.io.JsonDocuments;
 import io.github.flinkinfer.jobs.io.RawLine;
-import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.ErrorReason;
 import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,28 +50,28 @@ final class JsonLineDecoder {
     RowData decode(RawLine line) {
         String pos = line.position();
         if (line.oversized) {
-            return error(pos, "record_too_large");
+            return error(pos, ErrorReason.RECORD_TOO_LARGE);
         }
         String text;
         try {
             text = JsonDocuments.decodeUtf8(line.bytes);
         } catch (CharacterCodingException e) {
-            return error(pos, "invalid_utf8");
+            return error(pos, ErrorReason.INVALID_UTF8);
         }
         if (text.isBlank()) {
-            return error(pos, "malformed_json");
+            return error(pos, ErrorReason.MALFORMED_JSON);
         }
         if (text.stripLeading().charAt(0) != '{') {
-            return error(pos, isJson(text) ? "not_an_object" : "malformed_json");
+            return error(pos, isJson(text) ? ErrorReason.NOT_AN_OBJECT : ErrorReason.MALFORMED_JSON);
         }
         parsed.clear();
         try {
             json.deserialize(line.bytes, collector);
         } catch (Exception e) {
-            return error(pos, isJson(text) ? "invalid_field" : "malformed_json");
+            return error(pos, isJson(text) ? ErrorReason.INVALID_FIELD : ErrorReason.MALFORMED_JSON);
         }
         if (parsed.isEmpty()) {
-            return error(pos, "not_an_object");
+            return error(pos, ErrorReason.NOT_AN_OBJECT);
         }
         RowData in = parsed.get(0);
         GenericRowData row = new GenericRowData(shape.arity());
@@ -95,9 +95,9 @@ final class JsonLineDecoder {
         }
     }
 
-    private RowData error(String pos, String reason) {
+    private RowData error(String pos, ErrorReason reason) {
         GenericRowData row = new GenericRowData(shape.arity());
-        row.setField(shape.errorIndex(), StringData.fromString(ErrorRecord.PARSE + "/" + reason));
+        row.setField(shape.errorIndex(), StringData.fromString(reason.qualified()));
         setSource(row, pos);
         return row;
     }
