@@ -68,7 +68,7 @@ if [[ "$gpus" -gt 0 ]]; then
   plugin="$PLUGINS_DIR/external-resource-gpu"
   mkdir -p "$plugin"
   # The plugin's parent POM is not in every registry: copy the jar alone, not as a dependency.
-  "$MVN" -B -q -Dstyle.color=never dependency:copy -Dartifact=org.apache.flink:flink-external-resource-gpu:2.3.0 \
+  "$MVN" -B -q -Dstyle.color=never -f "$STANDALONE_DIR/pom.xml" dependency:copy -Dartifact=org.apache.flink:flink-external-resource-gpu:2.3.0 \
     -DoutputDirectory="$plugin" >&2 || die "could not fetch flink-external-resource-gpu"
   (cd "$plugin" && unzip -q -o ./*.jar '*.sh' && chmod +x ./*.sh)
   set_option "external-resources=gpu"
@@ -78,7 +78,7 @@ if [[ "$gpus" -gt 0 ]]; then
 fi
 if [[ "$s3" == true ]]; then
   # Its own folder and class loader: the jar bundles Hadoop, the AWS SDK, Jackson and Guava.
-  "$MVN" -B -q -Dstyle.color=never dependency:copy -Dartifact=org.apache.flink:flink-s3-fs-hadoop:2.3.0 \
+  "$MVN" -B -q -Dstyle.color=never -f "$STANDALONE_DIR/pom.xml" dependency:copy -Dartifact=org.apache.flink:flink-s3-fs-hadoop:2.3.0 \
     -DoutputDirectory="$PLUGINS_DIR/s3-fs-hadoop" >&2 || die "could not fetch flink-s3-fs-hadoop"
 fi
 for option in "${options[@]+"${options[@]}"}"; do

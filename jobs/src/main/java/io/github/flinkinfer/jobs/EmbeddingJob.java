@@ -36,7 +36,7 @@ public final class EmbeddingJob implements Callable<Integer> {
     public Integer call() throws Exception {
         RunSummary summary = run(options, FlinkDefaults.environment(options));
         if (summary != null) {
-            summary.print(System.out);
+            InferenceRun.print(summary, options, System.out);
         }
         return 0;
     }

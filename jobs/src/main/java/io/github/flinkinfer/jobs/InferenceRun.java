@@ -202,7 +202,7 @@ public final class InferenceRun {
     }
 
     /** Prints the summary and where its report is. */
-    static void print(RunSummary summary, EmbedOptions o, PrintStream console) throws IOException {
+    public static void print(RunSummary summary, EmbedOptions o, PrintStream console) {
         summary.print(console);
         console.println("  report             " + RunOutput.of(o.output, summary.runId).report("html"));
     }

@@ -50,7 +50,7 @@ public final class ModerationJob implements Callable<Integer> {
         }
         RunSummary summary = run(options, chunkVerdict, FlinkDefaults.environment(options));
         if (summary != null) {
-            summary.print(System.out);
+            InferenceRun.print(summary, options, System.out);
         }
         return 0;
     }
