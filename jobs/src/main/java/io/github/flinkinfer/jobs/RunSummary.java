@@ -1,6 +1,9 @@
 package io.github.flinkinfer.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.BatchMetricsReader;
+import io.github.flinkinfer.operators.ErrorRecord;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.FileOutputs;
@@ -99,8 +102,14 @@ public final class RunSummary {
     /** Reads a run's committed records from its output (any file system); wall ≤ 0 derives it. */
     public static RunSummary read(RunOutput output, double wallSeconds) throws IOException {
         ObjectMapper json = new ObjectMapper();
-        List<JsonNode> metrics = lines(output, FileOutputs.METRICS_DIR, json);
-        List<JsonNode> errors = lines(output, FileOutputs.ERRORS_DIR, json);
+        List<BatchMetrics> metrics = new ArrayList<>();
+        for (String line : output.committedLines(FileOutputs.METRICS_DIR)) {
+            metrics.add(BatchMetricsReader.parse(line));
+        }
+        List<ErrorRecord> errors = new ArrayList<>();
+        for (String line : output.committedLines(FileOutputs.ERRORS_DIR)) {
+            errors.add(json.readValue(line, ErrorRecord.class));
+        }
         RunSummary r = new RunSummary();
         r.runId = output.runId();
         if (output.exists(output.runInfo())) {
@@ -121,39 +130,45 @@ public final class RunSummary {
         return r;
     }
 
-    private void totals(List<JsonNode> metrics, List<JsonNode> errors) {
+    private void phase(String name, double ms) {
+        phaseTotalsMs.merge(name, ms, Double::sum);
+    }
+
+    private void totals(List<BatchMetrics> metrics, List<ErrorRecord> errors) {
         List<Double> latencies = new ArrayList<>();
-        String[] phases = {"queueWaitMs", "tokenizeMs", "tensorMs", "inferenceMs", "postprocessMs", "writeMs"};
-        for (String p : phases) {
+        for (String p : new String[] {"queueWaitMs", "tokenizeMs", "tensorMs", "inferenceMs", "postprocessMs", "writeMs"}) {
             phaseTotalsMs.put(p, 0.0);
         }
-        for (JsonNode m : metrics) {
+        for (BatchMetrics m : metrics) {
             batches++;
-            succeeded += m.get("items").asLong() - m.get("failedItems").asLong();
-            realTokens += m.get("realTokens").asLong();
-            paddedTokens += m.get("paddedTokens").asLong();
-            retries += m.get("retries").asLong();
-            model = m.get("model").asText();
-            subtasks = Math.max(subtasks, m.path("subtasks").asInt(1));
-            latencies.add(m.get("totalMs").asDouble());
-            for (String p : phases) {
-                phaseTotalsMs.merge(p, m.path(p).asDouble(), Double::sum);
-            }
+            succeeded += m.items - m.failedItems;
+            realTokens += m.realTokens;
+            paddedTokens += m.paddedTokens;
+            retries += m.retries;
+            model = m.model;
+            subtasks = Math.max(subtasks, Math.max(1, m.subtasks));
+            latencies.add(m.totalMs);
+            phase("queueWaitMs", m.queueWaitMs);
+            phase("tokenizeMs", m.tokenizeMs);
+            phase("tensorMs", m.tensorMs);
+            phase("inferenceMs", m.inferenceMs);
+            phase("postprocessMs", m.postprocessMs);
+            phase("writeMs", m.writeMs);
         }
         double qualitySum = 0;
-        for (JsonNode m : metrics) {
-            long n = m.path("qualityChecked").asLong();
+        for (BatchMetrics m : metrics) {
+            long n = m.qualityChecked;
             if (n > 0) {
                 quality.checked += n;
-                quality.metric = m.path("qualityMetric").asText();
-                qualitySum += m.path("qualitySum").asDouble();
-                quality.min = Math.min(quality.min, m.path("qualityMin").asDouble());
+                quality.metric = m.qualityMetric;
+                qualitySum += m.qualitySum;
+                quality.min = Math.min(quality.min, m.qualityMin);
             }
         }
         quality.mean = quality.checked == 0 ? 0 : qualitySum / quality.checked;
-        for (JsonNode e : errors) {
+        for (ErrorRecord e : errors) {
             failed++;
-            errorsByReason.merge(e.get("stage").asText() + "/" + e.get("reason").asText(), 1L, Long::sum);
+            errorsByReason.merge(e.stage + "/" + e.reason, 1L, Long::sum);
         }
         paddingEfficiency = paddedTokens == 0 ? 1 : (double) realTokens / paddedTokens;
         double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
@@ -167,17 +182,17 @@ public final class RunSummary {
      * Busy = Σ batch costs. Load = model load time × the subtask's price. Total = every subtask
      * held for the job's whole wall time. Idle = total − busy − load.
      */
-    private void cost(List<JsonNode> metrics) {
+    private void cost(List<BatchMetrics> metrics) {
         Map<Integer, Double> pricePerHour = new HashMap<>();
-        for (JsonNode m : metrics) {
-            int s = m.get("subtask").asInt();
-            double price = m.path("subtaskPricePerHour").asDouble();
+        for (BatchMetrics m : metrics) {
+            int s = m.subtask;
+            double price = m.subtaskPricePerHour;
             pricePerHour.put(s, price);
-            cost.busy += m.path("costBusy").asDouble();
-            cost.load += m.path("modelLoadMs").asDouble() * price / 3_600_000.0;
-            cost.referencePricePer1MTokens = m.path("referencePricePer1MTokens").asDouble();
-            if (m.hasNonNull("currency")) {
-                cost.currency = m.get("currency").asText();
+            cost.busy += m.costBusy;
+            cost.load += m.modelLoadMs * price / 3_600_000.0;
+            cost.referencePricePer1MTokens = m.referencePricePer1MTokens;
+            if (m.currency != null) {
+                cost.currency = m.currency;
             }
         }
         for (double price : pricePerHour.values()) {
@@ -192,24 +207,24 @@ public final class RunSummary {
                 ? cost.per1MRealTokens / cost.referencePricePer1MTokens : 0;
     }
 
-    private void series(List<JsonNode> metrics, long submitted) {
+    private void series(List<BatchMetrics> metrics, long submitted) {
         series.timeline = Timeline.of(metrics, submitted, wallSeconds);
         if (metrics.isEmpty()) {
             return;
         }
-        long t0 = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()).min().getAsLong();
-        long t1 = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
-                + (long) m.get("totalMs").asDouble()).max().getAsLong();
+        long t0 = metrics.stream().mapToLong(m -> m.startedAtMillis).min().getAsLong();
+        long t1 = metrics.stream().mapToLong(m -> m.startedAtMillis
+                + (long) m.totalMs).max().getAsLong();
         series.throughput = Timeline.throughput(metrics, t0, t1, 30);
         double maxLatency = 0;
         Map<Integer, long[]> padding = new TreeMap<>();
-        for (JsonNode m : metrics) {
-            maxLatency = Math.max(maxLatency, m.get("totalMs").asDouble());
-            long[] p = padding.computeIfAbsent(m.get("bucketEdge").asInt(), k -> new long[2]);
-            p[0] += m.get("realTokens").asLong();
-            p[1] += m.get("paddedTokens").asLong();
-            int n = m.get("items").asInt();
-            double mean = n == 0 ? 0 : m.get("realTokens").asDouble() / n;
+        for (BatchMetrics m : metrics) {
+            maxLatency = Math.max(maxLatency, m.totalMs);
+            long[] p = padding.computeIfAbsent(m.bucketEdge, k -> new long[2]);
+            p[0] += m.realTokens;
+            p[1] += m.paddedTokens;
+            int n = m.items;
+            double mean = n == 0 ? 0 : m.realTokens / n;
             int edge = 8;
             while (edge < mean) {
                 edge *= 2;
@@ -220,8 +235,8 @@ public final class RunSummary {
         int latencyBins = 20;
         double lw = Math.max(1e-3, maxLatency / latencyBins);
         long[] counts = new long[latencyBins];
-        for (JsonNode m : metrics) {
-            counts[(int) Math.min(latencyBins - 1, m.get("totalMs").asDouble() / lw)]++;
+        for (BatchMetrics m : metrics) {
+            counts[(int) Math.min(latencyBins - 1, m.totalMs / lw)]++;
         }
         for (int i = 0; i < latencyBins; i++) {
             series.latencyHistogram.add(new double[] {(i + 1) * lw, counts[i]});
@@ -232,15 +247,14 @@ public final class RunSummary {
      * The wall time of a run rebuilt from its records: from its submission (run-info) when known,
      * else from the first subtask opening, to the end of its last batch.
      */
-    static double derivedWallSeconds(List<JsonNode> metrics, long submittedAtMillis) {
+    static double derivedWallSeconds(List<BatchMetrics> metrics, long submittedAtMillis) {
         if (metrics.isEmpty()) {
             return 0;
         }
-        long opened = metrics.stream().mapToLong(m -> m.path("subtaskOpenedAtMillis").asLong(
-                m.get("startedAtMillis").asLong())).min().getAsLong();
+        long opened = metrics.stream().mapToLong(m -> (m.subtaskOpenedAtMillis > 0 ? m.subtaskOpenedAtMillis : m.startedAtMillis)).min().getAsLong();
         long start = submittedAtMillis > 0 && submittedAtMillis <= opened ? submittedAtMillis : opened;
-        long end = metrics.stream().mapToLong(m -> m.get("startedAtMillis").asLong()
-                + (long) m.get("totalMs").asDouble()).max().getAsLong();
+        long end = metrics.stream().mapToLong(m -> m.startedAtMillis
+                + (long) m.totalMs).max().getAsLong();
         return (end - start) / 1000.0;
     }
 

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.operators.BatchMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +50,7 @@ public final class Timeline {
      * The time line of {@code metrics}; {@code submittedAtMillis} (≤ 0 when unknown) and the
      * driver's {@code wallSeconds} (≤ 0 when unknown) place time 0 and the end.
      */
-    public static Timeline of(List<JsonNode> metrics, long submittedAtMillis, double wallSeconds) {
+    public static Timeline of(List<BatchMetrics> metrics, long submittedAtMillis, double wallSeconds) {
         Timeline t = new Timeline();
         if (metrics.isEmpty()) {
             return t;
@@ -62,31 +62,31 @@ public final class Timeline {
         double lastBatch = (lastEnd - t.startMillis) / 1000.0;
         double end = t.fromSubmission && wallSeconds > 0 ? Math.max(lastBatch, wallSeconds) : lastBatch;
         t.endSeconds = end;
-        Map<Integer, List<JsonNode>> bySubtask = new TreeMap<>();
-        for (JsonNode m : metrics) {
-            bySubtask.computeIfAbsent(m.get("subtask").asInt(), k -> new ArrayList<>()).add(m);
+        Map<Integer, List<BatchMetrics>> bySubtask = new TreeMap<>();
+        for (BatchMetrics m : metrics) {
+            bySubtask.computeIfAbsent(m.subtask, k -> new ArrayList<>()).add(m);
         }
         bySubtask.forEach((subtask, rows) -> t.subtasks.add(lane(subtask, rows, t.startMillis, end)));
         t.throughput = throughput(metrics, t.startMillis, t.startMillis + (long) (end * 1000), THROUGHPUT_BINS);
         return t;
     }
 
-    private static Lane lane(int subtask, List<JsonNode> rows, long t0, double end) {
+    private static Lane lane(int subtask, List<BatchMetrics> rows, long t0, double end) {
         Lane lane = new Lane();
         lane.subtask = subtask;
-        rows.sort(Comparator.comparingLong(m -> m.get("startedAtMillis").asLong()));
-        for (JsonNode m : rows) {
+        rows.sort(Comparator.comparingLong(m -> m.startedAtMillis));
+        for (BatchMetrics m : rows) {
             double opened = (openedAt(m) - t0) / 1000.0;
             if (!lane.openedAt.contains(opened)) {
                 lane.openedAt.add(opened);
             }
-            long load = m.path("modelLoadMs").asLong();
+            long load = m.modelLoadMs;
             if (load > 0) {
                 lane.modelLoads.add(new double[] {opened, opened + load / 1000.0});
             }
-            double start = (m.get("startedAtMillis").asLong() - t0) / 1000.0;
-            double stop = start + m.get("totalMs").asDouble() / 1000.0;
-            double items = m.get("items").asLong() - m.get("failedItems").asLong();
+            double start = (m.startedAtMillis - t0) / 1000.0;
+            double stop = start + m.totalMs / 1000.0;
+            double items = m.items - m.failedItems;
             lane.batchCount++;
             lane.items += (long) items;
             lane.busySeconds += stop - start;
@@ -107,13 +107,13 @@ public final class Timeline {
      * items are spread over the bins its run overlaps, so the curve shows the rate items were
      * produced at, not spikes at batch starts. Points are [bin end (s since from), items/s].
      */
-    public static List<double[]> throughput(List<JsonNode> metrics, long from, long to, int bins) {
+    public static List<double[]> throughput(List<BatchMetrics> metrics, long from, long to, int bins) {
         double width = Math.max(1, (to - from) / (double) bins);
         double[] items = new double[bins];
-        for (JsonNode m : metrics) {
-            double start = m.get("startedAtMillis").asLong() - from;
-            double end = start + Math.max(1e-3, m.get("totalMs").asDouble());
-            double done = m.get("items").asLong() - m.get("failedItems").asLong();
+        for (BatchMetrics m : metrics) {
+            double start = m.startedAtMillis - from;
+            double end = start + Math.max(1e-3, m.totalMs);
+            double done = m.items - m.failedItems;
             for (int bin = (int) Math.max(0, Math.min(bins - 1, start / width));
                     bin < bins && bin * width < end; bin++) {
                 double overlap = Math.min(end, (bin + 1) * width) - Math.max(start, bin * width);
@@ -127,12 +127,12 @@ public final class Timeline {
         return out;
     }
 
-    private static long openedAt(JsonNode m) {
-        long opened = m.path("subtaskOpenedAtMillis").asLong(0);
-        return opened > 0 ? opened : m.get("startedAtMillis").asLong();
+    private static long openedAt(BatchMetrics m) {
+        long opened = m.subtaskOpenedAtMillis;
+        return opened > 0 ? opened : m.startedAtMillis;
     }
 
-    private static long endOf(JsonNode m) {
-        return m.get("startedAtMillis").asLong() + (long) m.get("totalMs").asDouble();
+    private static long endOf(BatchMetrics m) {
+        return m.startedAtMillis + (long) m.totalMs;
     }
 }

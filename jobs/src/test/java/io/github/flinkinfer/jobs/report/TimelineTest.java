@@ -3,8 +3,6 @@ package io.github.flinkinfer.jobs.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.operators.BatchMetrics;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class TimelineTest {
     static final long SUBMITTED = 1_000_000;
 
-    static JsonNode batch(int subtask, long openedAfter, long loadMs, long startAfter, double totalMs, int items) {
+    static BatchMetrics batch(int subtask, long openedAfter, long loadMs, long startAfter, double totalMs, int items) {
         BatchMetrics m = new BatchMetrics();
         m.subtask = subtask;
         m.subtaskOpenedAtMillis = SUBMITTED + openedAfter;
@@ -21,12 +19,12 @@ class TimelineTest {
         m.startedAtMillis = SUBMITTED + startAfter;
         m.totalMs = totalMs;
         m.items = items;
-        return new ObjectMapper().valueToTree(m);
+        return m;
     }
 
     @Test
     void lanesStartAtSubmissionAndShowLoadBatchesAndTheStraggler() {
-        List<JsonNode> rows = List.of(
+        List<BatchMetrics> rows = List.of(
                 batch(0, 1000, 500, 2000, 500, 10),
                 batch(0, 1000, 0, 2501, 499, 10), // 1 ms after the first: merged (resolution 2.5 ms)
                 batch(0, 1000, 0, 3500, 100, 5),
