@@ -2,28 +2,23 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No input text, token or output value in logs: a canary string goes through every path (a
  * good record, a duplicate, a malformed line, an over-long rejected one) and no log file of the
  * test run may contain it.
  */
-class CanaryLogITCase {
+class CanaryLogITCase extends ClusterTestBase {
     static final String CANARY = "zqxcanaryvwk";
 
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void canaryNeverReachesALogFile() throws Exception {

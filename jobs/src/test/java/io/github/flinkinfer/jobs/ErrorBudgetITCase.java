@@ -3,22 +3,17 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Past the error budget the run fails with a summary of reasons and leaves no output. */
-class ErrorBudgetITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
+class ErrorBudgetITCase extends ClusterTestBase {
 
     @Test
     void mostlyBadCorpusFailsWithReasonsAndCommitsNothing() throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -19,28 +20,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The issue's SQL ({@code CREATE MODEL ... 'provider' = 'onnx'}, {@code ML_PREDICT}) on a
  * MiniCluster gives the DataStream job's embeddings, row for row; bad rows come back once, with
  * NULL embeddings and an error code.
  */
-class SqlEmbeddingITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class SqlEmbeddingITCase extends ClusterTestBase {
     private static final int ROWS = 300;
-
-    @TempDir Path tmp;
 
     @Test
     void mlPredictMatchesTheDataStreamJobRowForRow() throws Exception {
         Map<String, String> corpus = Corpus.sample(ROWS);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         Files.writeString(input, "{\"id\": \"bad-empty\", \"text\": \"  \"}\n"
                 + "{\"id\": \"bad-null\", \"text\": null}\n", java.nio.file.StandardOpenOption.APPEND);
 
