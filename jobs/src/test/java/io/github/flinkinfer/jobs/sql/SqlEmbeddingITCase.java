@@ -39,14 +39,7 @@ class SqlEmbeddingITCase extends ClusterTestBase {
 
         // the issue's statements verbatim, with filesystem tables around them
         Path issueOut = tmp.resolve("issue");
-        String issueSql = String.join("\n",
-                "CREATE TABLE docs (id STRING, text STRING) WITH ('connector' = 'filesystem',",
-                "  'path' = '" + input.toAbsolutePath() + "', 'format' = 'json');",
-                "CREATE TABLE `out` (id STRING, embedding ARRAY<FLOAT>) WITH ('connector' = 'filesystem',",
-                "  'path' = '" + issueOut.toAbsolutePath() + "', 'format' = 'json');",
-                "CREATE MODEL minilm INPUT (text STRING) OUTPUT (embedding ARRAY<FLOAT>)",
-                "WITH ('provider' = 'onnx', 'model' = 'all-minilm-l6-v2', 'max-batch-tokens' = '8192');",
-                "INSERT INTO `out` SELECT id, embedding FROM ML_PREDICT(TABLE docs, MODEL minilm, DESCRIPTOR(text));");
+        String issueSql = IssueSql.embed(input, issueOut, ", 'max-batch-tokens' = '8192'");
         long issueStart = System.nanoTime();
         SqlRunner.execute(SqlRunner.environment(2, Map.of()), issueSql, System.out);
         long issueMillis = (System.nanoTime() - issueStart) / 1_000_000;

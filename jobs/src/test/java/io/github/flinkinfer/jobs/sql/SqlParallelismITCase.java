@@ -52,16 +52,7 @@ class SqlParallelismITCase extends ClusterTestBase {
 
     /** The issue's statement shape: the table read straight into ML_PREDICT, no shuffle. */
     private static void straight(Path input, Path output) throws Exception {
-        SqlRunner.execute(SqlRunner.environment(2, Map.of()), String.join("\n",
-                "CREATE TABLE docs (id STRING, text STRING) WITH ('connector' = 'filesystem',",
-                "  'path' = '" + input.toAbsolutePath() + "', 'format' = 'json');",
-                "CREATE TABLE `out` (id STRING, embedding ARRAY<FLOAT>) WITH (",
-                "  'connector' = 'filesystem', 'path' = '" + output.toAbsolutePath() + "',",
-                "  'format' = 'json');",
-                "CREATE MODEL minilm INPUT (text STRING) OUTPUT (embedding ARRAY<FLOAT>)",
-                "  WITH ('provider' = 'onnx', 'model' = 'all-minilm-l6-v2');",
-                "INSERT INTO `out` SELECT id, embedding",
-                "  FROM ML_PREDICT(TABLE docs, MODEL minilm, DESCRIPTOR(text));"), System.out);
+        SqlRunner.execute(SqlRunner.environment(2, Map.of()), IssueSql.embed(input, output, ""), System.out);
     }
 
     private interface Run {
