@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.ForwardingFactory;
 import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;
-import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +60,14 @@ class OverlapITCase extends ClusterTestBase {
     }
 
     /** Runs the real model on CPU but reports {@code reported} as its device. */
-    record ReportsDevice(ModelRuntimeFactory delegate, Device reported) implements ModelRuntimeFactory {
+    static final class ReportsDevice extends ForwardingFactory {
+        private final Device reported;
+
+        ReportsDevice(ModelRuntimeFactory delegate, Device reported) {
+            super(delegate);
+            this.reported = reported;
+        }
+
         @Override
         public ModelRuntime open(Device device) {
             return new ForwardingRuntime(delegate.open(Device.CPU)) {
@@ -76,16 +82,6 @@ class OverlapITCase extends ClusterTestBase {
                     return reported;
                 }
             };
-        }
-
-        @Override
-        public ModelCard card() {
-            return delegate.card();
-        }
-
-        @Override
-        public RuntimeOptions options() {
-            return delegate.options();
         }
     }
 }
