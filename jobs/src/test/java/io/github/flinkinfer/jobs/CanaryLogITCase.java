@@ -3,8 +3,6 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
-import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,9 +27,8 @@ class CanaryLogITCase extends ClusterTestBase {
                 "{\"id\":\"long\",\"text\":\"" + (CANARY + " ").repeat(80) + "\"}",
                 "{\"id\":\"" + CANARY + "\",\"text\":42}")) + "\n");
         Path out = tmp.resolve("out");
-        RunSummary s = MiniClusters.embed(Jobs.options(
-                "--input", input.toString(), "--output", out.toString(), "--run-id", "canary",
-                "--model", "all-minilm-l6-v2-q", "--max-length", "64", "--overlong", "reject"));
+        RunSummary s = embed(input, out, "canary",
+                "--model", "all-minilm-l6-v2-q", "--max-length", "64", "--overlong", "reject");
         assertThat(s.succeeded).isEqualTo(1);
         assertThat(s.failed).isEqualTo(4);
 

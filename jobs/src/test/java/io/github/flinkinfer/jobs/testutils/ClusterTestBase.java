@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.testutils;
 
+import io.github.flinkinfer.jobs.RunSummary;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -21,5 +22,12 @@ public abstract class ClusterTestBase {
     /** Writes the records as {@code corpus.jsonl} in the temp directory and returns the file. */
     protected Path writeCorpus(Map<String, String> records) {
         return Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), records);
+    }
+
+    /** Runs {@code embed --input input --output out --run-id runId} and {@code extra} here. */
+    protected static RunSummary embed(Path input, Path out, String runId, String... extra)
+            throws Exception {
+        String[] base = {"--input", input.toString(), "--output", out.toString(), "--run-id", runId};
+        return MiniClusters.embed(Jobs.options(base, extra));
     }
 }
