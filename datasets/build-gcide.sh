@@ -6,35 +6,18 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=datasets/lib.sh
+source "$HERE/lib.sh"
 WORK="$HERE/build/gcide"
 OUT="$HERE/build/gcide.jsonl"
 mkdir -p "$WORK"
 cd "$WORK"
 
-shopt -s nullglob
-debs=(dict-gcide_*.deb)
-if (( ${#debs[@]} == 0 )); then
-  echo "Downloading dict-gcide .deb into $WORK" >&2
-  if ! apt-get download dict-gcide; then
-    echo "apt-get download failed; running apt-get update and retrying" >&2
-    apt-get update
-    apt-get download dict-gcide
-  fi
-  debs=(dict-gcide_*.deb)
-else
-  echo "Using existing ${debs[0]}" >&2
-fi
-DEB="${debs[0]}"
+fetch_deb dict-gcide
 
-rm -rf extracted
-dpkg -x "$DEB" extracted
-
-INDEX="$(find extracted -type f -name '*.index' | head -n1)"
-DICT="$(find extracted -type f -name '*.dict.dz' | head -n1)"
-if [[ -z "$INDEX" || -z "$DICT" ]]; then
-  echo "could not locate .index / .dict.dz inside $DEB" >&2
-  exit 1
-fi
+extract_deb
+INDEX="$(find_extracted .index -name '*.index')"
+DICT="$(find_extracted .dict.dz -name '*.dict.dz')"
 echo "index: $INDEX" >&2
 echo "dict:  $DICT" >&2
 

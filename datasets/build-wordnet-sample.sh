@@ -6,6 +6,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=datasets/lib.sh
+source "$HERE/lib.sh"
 WORK="$HERE/build/wordnet"
 SAMPLE_DIR="$HERE/sample"
 OUT="$SAMPLE_DIR/wordnet-sample.jsonl"
@@ -14,31 +16,12 @@ TOTAL="${TOTAL:-2000}"
 mkdir -p "$WORK" "$SAMPLE_DIR"
 cd "$WORK"
 
-shopt -s nullglob
-debs=(wordnet-base_*.deb)
-if (( ${#debs[@]} == 0 )); then
-  echo "Downloading wordnet-base .deb into $WORK" >&2
-  if ! apt-get download wordnet-base; then
-    echo "apt-get download failed; running apt-get update and retrying" >&2
-    apt-get update
-    apt-get download wordnet-base
-  fi
-  debs=(wordnet-base_*.deb)
-else
-  echo "Using existing ${debs[0]}" >&2
-fi
-DEB="${debs[0]}"
+fetch_deb wordnet-base
 VERSION="$(dpkg-deb -f "$DEB" Version)"
 
-rm -rf extracted
-dpkg -x "$DEB" extracted
-
-DATA_NOUN="$(find extracted -type f -name data.noun | head -n1)"
-COPYRIGHT="$(find extracted -type f -path '*/doc/wordnet-base/copyright' | head -n1)"
-if [[ -z "$DATA_NOUN" || -z "$COPYRIGHT" ]]; then
-  echo "could not locate data.noun / copyright inside $DEB" >&2
-  exit 1
-fi
+extract_deb
+DATA_NOUN="$(find_extracted data.noun -name data.noun)"
+COPYRIGHT="$(find_extracted copyright -path '*/doc/wordnet-base/copyright')"
 WN_DIR="$(dirname "$DATA_NOUN")"
 
 COUNT="$(python3 "$HERE/wordnet_to_jsonl.py" "$WN_DIR" "$OUT" --total "$TOTAL")"

@@ -2,28 +2,21 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No input text, token or output value in logs: a canary string goes through every path (a
  * good record, a duplicate, a malformed line, an over-long rejected one) and no log file of the
  * test run may contain it.
  */
-class CanaryLogITCase {
+class CanaryLogITCase extends ClusterTestBase {
     static final String CANARY = "zqxcanaryvwk";
 
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void canaryNeverReachesALogFile() throws Exception {
@@ -34,9 +27,8 @@ class CanaryLogITCase {
                 "{\"id\":\"long\",\"text\":\"" + (CANARY + " ").repeat(80) + "\"}",
                 "{\"id\":\"" + CANARY + "\",\"text\":42}")) + "\n");
         Path out = tmp.resolve("out");
-        RunSummary s = MiniClusters.embed(Jobs.options(
-                "--input", input.toString(), "--output", out.toString(), "--run-id", "canary",
-                "--model", "all-minilm-l6-v2-q", "--max-length", "64", "--overlong", "reject"));
+        RunSummary s = embed(input, out, "canary",
+                "--model", "all-minilm-l6-v2-q", "--max-length", "64", "--overlong", "reject");
         assertThat(s.succeeded).isEqualTo(1);
         assertThat(s.failed).isEqualTo(4);
 

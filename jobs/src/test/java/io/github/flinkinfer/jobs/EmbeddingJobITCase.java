@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -11,22 +12,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The embedding job end to end on a MiniCluster with 2 TaskManagers, parallelism 2. */
-class EmbeddingJobITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class EmbeddingJobITCase extends ClusterTestBase {
     @Test
     void everyInputIdIsWrittenExactlyOnceAndMetricsAddUp() throws Exception {
         Map<String, String> corpus = Corpus.sample(600);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         Path out = tmp.resolve("out");
         EmbedOptions o = Jobs.options(
                 "--input", input.toString(), "--output", out.toString(), "--run-id", "it",
@@ -64,7 +57,7 @@ class EmbeddingJobITCase {
     @Test
     void overlappedInferenceMatchesThePlainRunAcrossCheckpoints() throws Exception {
         Map<String, String> corpus = Corpus.sample(400);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         Path plain = tmp.resolve("plain");
         Path overlapped = tmp.resolve("overlapped");
         MiniClusters.embed(Jobs.options("--input", input.toString(), "--output", plain.toString(),

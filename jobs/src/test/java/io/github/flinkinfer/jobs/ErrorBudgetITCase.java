@@ -3,22 +3,15 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Past the error budget the run fails with a summary of reasons and leaves no output. */
-class ErrorBudgetITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
+class ErrorBudgetITCase extends ClusterTestBase {
 
     @Test
     void mostlyBadCorpusFailsWithReasonsAndCommitsNothing() throws Exception {
@@ -30,10 +23,8 @@ class ErrorBudgetITCase {
         }
         Path input = Files.writeString(tmp.resolve("wrong-id-field.jsonl"), sb);
         Path out = tmp.resolve("out");
-        assertThatThrownBy(() -> MiniClusters.embed(Jobs.options(
-                        "--input", input.toString(), "--output", out.toString(), "--run-id", "budget",
-                        "--model", "all-minilm-l6-v2-q", "--parallelism", "2",
-                        "--max-error-rate", "0.2")))
+        assertThatThrownBy(() -> embed(input, out, "budget",
+                        "--model", "all-minilm-l6-v2-q", "--parallelism", "2", "--max-error-rate", "0.2"))
                 .isInstanceOf(ErrorBudgetExceededException.class)
                 .hasMessageContaining("--max-error-rate 0.2")
                 .hasMessageContaining("parse/missing_id=");
@@ -50,9 +41,8 @@ class ErrorBudgetITCase {
         }
         Path input = Files.writeString(tmp.resolve("one-bad.jsonl"), sb);
         Path out = tmp.resolve("out2");
-        RunSummary s = MiniClusters.embed(Jobs.options(
-                "--input", input.toString(), "--output", out.toString(), "--run-id", "ok",
-                "--model", "all-minilm-l6-v2-q", "--max-errors", "1", "--max-error-rate", "0.05"));
+        RunSummary s = embed(input, out, "ok",
+                "--model", "all-minilm-l6-v2-q", "--max-errors", "1", "--max-error-rate", "0.05");
         assertThat(s.succeeded).isEqualTo(99);
         assertThat(s.failed).isEqualTo(1);
     }

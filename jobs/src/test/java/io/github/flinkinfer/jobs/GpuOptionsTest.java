@@ -9,12 +9,10 @@ import org.junit.jupiter.api.Test;
 
 /** --share-session and the CUDA provider options, parsed and validated on CPU. */
 class GpuOptionsTest {
+    private static final String[] BASE = {"--input", "in.jsonl", "--output", "out"};
+
     private static EmbedOptions options(String... extra) {
-        String[] base = {"--input", "in.jsonl", "--output", "out"};
-        String[] all = new String[base.length + extra.length];
-        System.arraycopy(base, 0, all, 0, base.length);
-        System.arraycopy(extra, 0, all, base.length, extra.length);
-        return Jobs.options(all);
+        return Jobs.options(BASE, extra);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
@@ -15,16 +16,10 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.io.LocalOutputFile;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** CSV, plain text and Parquet inputs, each in one run, with their id rules. */
-class InputFormatsITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
+class InputFormatsITCase extends ClusterTestBase {
 
     @Test
     void csvTextAndParquetInputsInOneRun() throws Exception {

@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -16,25 +17,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code embed --model e5-small-v2 --input-kind query|passage} on 2 TaskManagers: every row is the
  * model's vector for the text with that kind's prefix, computed here one text at a time.
  */
-class InputKindITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class InputKindITCase extends ClusterTestBase {
     @Test
     void eachRunEmbedsItsInputsWithTheirKindsPrefix() throws Exception {
         Map<String, String> corpus = Corpus.sample(60);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         for (InputKind kind : InputKind.values()) {
             Path out = tmp.resolve(kind.name());
             RunSummary summary = MiniClusters.embed(Jobs.options("--input", input.toString(),

@@ -2,45 +2,36 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.ForwardingFactory;
 import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;
-import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --overlap AUTO} turns the inference thread on only where the model runs on a GPU. No
  * GPU here: the runtime below is the real ONNX model on CPU that <em>reports</em> the device it
  * was asked for (the seam the operator decides on), and records which threads ran its calls.
  */
-class OverlapITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class OverlapITCase extends ClusterTestBase {
     static final Set<String> THREADS = ConcurrentHashMap.newKeySet();
-
-    @TempDir Path tmp;
 
     @Test
     void autoOverlapsOnlyOnAGpuAndLosesNothing() throws Exception {
         Map<String, String> corpus = Corpus.sample(300);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
 
         THREADS.clear();
         Path gpu = run(input, "gpu", new Device(Device.Kind.CUDA, 0));
@@ -69,7 +60,14 @@ class OverlapITCase {
     }
 
     /** Runs the real model on CPU but reports {@code reported} as its device. */
-    record ReportsDevice(ModelRuntimeFactory delegate, Device reported) implements ModelRuntimeFactory {
+    static final class ReportsDevice extends ForwardingFactory {
+        private final Device reported;
+
+        ReportsDevice(ModelRuntimeFactory delegate, Device reported) {
+            super(delegate);
+            this.reported = reported;
+        }
+
         @Override
         public ModelRuntime open(Device device) {
             return new ForwardingRuntime(delegate.open(Device.CPU)) {
@@ -84,16 +82,6 @@ class OverlapITCase {
                     return reported;
                 }
             };
-        }
-
-        @Override
-        public ModelCard card() {
-            return delegate.card();
-        }
-
-        @Override
-        public RuntimeOptions options() {
-            return delegate.options();
         }
     }
 }

@@ -3,25 +3,20 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The quality gate re-runs a sample of outputs alone through the fp32 reference: fp32 in batches
  * does not move (batching is exact), int8's batch-dependent activations do, and a floor above
  * int8's drift fails the run without a success marker.
  */
-class QualityGateITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
+class QualityGateITCase extends ClusterTestBase {
 
     @Test
     void fp32BatchesMatchTheirReferenceExactly() throws Exception {

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
@@ -12,20 +13,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A CSV with quoted multi-line fields, {@code ""} quotes and broken records, embedded on two
  * TaskManagers: every good record reaches the outputs once, every broken one reaches errors with
  * the number of its first line.
  */
-class QuotedCsvITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
+class QuotedCsvITCase extends ClusterTestBase {
 
     @Test
     void multiLineRecordsAreReadWholeAndBrokenOnesReportedByTheirFirstLine() throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.jobs.moderation.ModerationJob;
 import io.github.flinkinfer.jobs.moderation.ModerationTask;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -14,22 +15,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The one run lifecycle, the same for both tasks: verdicts decide the success marker, the
  * default quality reference fits the task, the output location is the same whatever form its
  * path takes, and re-runs neither duplicate nor touch other runs' files.
  */
-class RunLifecycleITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class RunLifecycleITCase extends ClusterTestBase {
     static final Map<String, String> CORPUS = Corpus.sample(60);
-
-    @TempDir Path tmp;
 
     private Path input() {
         return Corpus.writeJsonl(tmp.resolve("in.jsonl"), CORPUS);

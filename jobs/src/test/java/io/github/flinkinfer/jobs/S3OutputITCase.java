@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.report.ReportCommand;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,15 +32,12 @@ import picocli.CommandLine;
  * on 2 TaskManagers. The bucket then holds every id exactly once, and the run's lifecycle (summary,
  * report, success marker, rerun guard, quality gate) works there as on a local disk.
  */
-class S3OutputITCase {
+class S3OutputITCase extends ClusterTestBase {
     @RegisterExtension static final S3Server S3 = new S3Server();
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
 
     /** A few hundred sample records and one malformed line, so errors/ has a row too. */
     private static final Map<String, String> CORPUS = Corpus.sample(300);
     private static final String INPUT = "corpus/sample.jsonl";
-
-    @TempDir Path tmp;
 
     @BeforeAll
     static void uploadCorpus(@TempDir Path dir) throws Exception {

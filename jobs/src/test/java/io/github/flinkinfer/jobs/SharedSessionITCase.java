@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -11,25 +12,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two subtasks in one JVM sharing one session (device auto, which shares by default and falls
  * back to CPU here) run concurrently and give the vectors of separate per-subtask sessions.
  */
-class SharedSessionITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class SharedSessionITCase extends ClusterTestBase {
     @Test
     void subtasksSharingASessionGiveTheSameVectorsAsSeparateSessions() throws Exception {
         Map<String, String> corpus = Corpus.sample(300);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         Map<String, GenericRecord> shared = run(input, "shared", "--device", "auto");
         Map<String, GenericRecord> separate = run(input, "separate", "--device", "cpu");
 

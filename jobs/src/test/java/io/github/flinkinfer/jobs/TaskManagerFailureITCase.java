@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -17,25 +18,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A TaskManager dies mid-job: the job restarts the lost work on a replacement TaskManager and
  * finishes; committed outputs ∪ errors hold every input id exactly once, no in-progress files.
  */
-class TaskManagerFailureITCase {
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
+class TaskManagerFailureITCase extends ClusterTestBase {
 
     @Test
     void jobSurvivesALostTaskManagerWithEveryIdOnce(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
         Map<String, String> corpus = Corpus.sample(2000);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         Path out = tmp.resolve("out");
         CompletableFuture<RunSummary> job = CompletableFuture.supplyAsync(() -> {
             try {

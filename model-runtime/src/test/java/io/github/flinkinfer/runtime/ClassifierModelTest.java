@@ -15,6 +15,8 @@ class ClassifierModelTest {
     @TempDir Path dir;
 
     private static final RuntimeOptions OPTIONS = RuntimeOptions.defaults();
+    /** The classification section with labels a and b, as a card field. */
+    private static final String LABELS_AB = ",\"classification\":{\"labels\":[\"a\",\"b\"]}";
 
     @Test
     void builtInSpamFilterChainsEmbeddingAndHead() {
@@ -49,9 +51,7 @@ class ClassifierModelTest {
     @Test
     void tamperedHeadIsRefused() throws Exception {
         Files.write(dir.resolve("head.onnx"), lengthClassifier().toByteArray());
-        Path card = writeCard("{\"name\":\"h\",\"version\":\"1\",\"task\":\"CLASSIFICATION\","
-                + "\"embedding\":\"all-minilm-l6-v2\",\"onnx\":{\"path\":\"head.onnx\",\"sha256\":\""
-                + "0".repeat(64) + "\"},\"classification\":{\"labels\":[\"a\",\"b\"]}}");
+        Path card = headCard("all-minilm-l6-v2", LABELS_AB);
         ModelCard loaded = ModelCard.load(card);
         assertThatThrownBy(() -> ClassifierModel.load(loaded, OPTIONS))
                 .isInstanceOf(ModelIntegrityException.class)
@@ -60,17 +60,13 @@ class ClassifierModelTest {
 
     @Test
     void embeddingMustBeBuiltInOrBesideTheCard() throws Exception {
-        Path card = writeCard("{\"name\":\"h\",\"version\":\"1\",\"task\":\"CLASSIFICATION\","
-                + "\"embedding\":\"../elsewhere/card.json\",\"onnx\":{\"path\":\"head.onnx\",\"sha256\":\""
-                + "0".repeat(64) + "\"},\"classification\":{\"labels\":[\"a\",\"b\"]}}");
+        Path card = headCard("../elsewhere/card.json", LABELS_AB);
         assertThatThrownBy(() -> ModelCard.load(card)).hasMessageContaining("same directory");
     }
 
     @Test
     void classificationCardNeedsLabels() throws Exception {
-        Path card = writeCard("{\"name\":\"h\",\"version\":\"1\",\"task\":\"CLASSIFICATION\","
-                + "\"embedding\":\"all-minilm-l6-v2\",\"onnx\":{\"path\":\"head.onnx\",\"sha256\":\""
-                + "0".repeat(64) + "\"}}");
+        Path card = headCard("all-minilm-l6-v2", "");
         assertThatThrownBy(() -> ModelCard.load(card)).hasMessageContaining("classification");
     }
 
@@ -98,6 +94,13 @@ class ClassifierModelTest {
             assertThat(c.decide(scores[0]).flagged()).isFalse();
             assertThat(c.decide(scores[1]).flagged()).isTrue();
         }
+    }
+
+    /** A classification card {@code h} over {@code embedding} whose head.onnx sha256 is all zeros. */
+    private Path headCard(String embedding, String classification) throws Exception {
+        return writeCard("{\"name\":\"h\",\"version\":\"1\",\"task\":\"CLASSIFICATION\","
+                + "\"embedding\":\"" + embedding + "\",\"onnx\":{\"path\":\"head.onnx\",\"sha256\":\""
+                + "0".repeat(64) + "\"}" + classification + "}");
     }
 
     private Path writeCard(String json) throws Exception {

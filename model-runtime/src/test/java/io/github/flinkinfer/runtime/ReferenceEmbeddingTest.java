@@ -6,7 +6,6 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -38,17 +37,8 @@ class ReferenceEmbeddingTest {
 
     @Test
     void mixedLengthBatchesMatchLangchain4jReference() {
-        List<String> texts = SampleTexts.texts(160);
         // Mixed lengths in each batch: interleave short and long texts.
-        List<String> sorted = new ArrayList<>(texts);
-        sorted.sort(Comparator.comparingInt(String::length));
-        List<String> mixed = new ArrayList<>();
-        for (int i = 0, j = sorted.size() - 1; i <= j; i++, j--) {
-            mixed.add(sorted.get(i));
-            if (i != j) {
-                mixed.add(sorted.get(j));
-            }
-        }
+        List<String> mixed = ReferenceComparison.mixedLengths(160);
         List<float[]> ours = new ArrayList<>();
         for (int start = 0; start < mixed.size(); start += 16) {
             List<int[]> batch =

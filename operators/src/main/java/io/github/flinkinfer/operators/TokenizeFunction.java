@@ -68,20 +68,12 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         try {
             tokens = tokenizer.encode(doc.text);
         } catch (RuntimeException e) {
-            ctx.output(
-                    Outputs.ERRORS,
-                    ErrorRecord.of(doc.id, doc.source, ErrorReason.TOKENIZER_FAILED,
-                                    e.getClass().getSimpleName(), 1)
-                            .withInput(doc.text));
+            reject(doc, ctx, ErrorReason.TOKENIZER_FAILED, e.getClass().getSimpleName());
             return;
         }
         if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
-            ctx.output(
-                    Outputs.ERRORS,
-                    ErrorRecord.of(doc.id, doc.source, ErrorReason.TOO_LONG,
-                                    tokens.originalTokenCount() + " tokens > max "
-                                            + tokenizer.maxLength(), 1)
-                            .withInput(doc.text));
+            reject(doc, ctx, ErrorReason.TOO_LONG,
+                    tokens.originalTokenCount() + " tokens > max " + tokenizer.maxLength());
             return;
         }
         TokenizedDocument t = new TokenizedDocument(
@@ -91,6 +83,11 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         out.collect(t);
     }
 
+    /** The document goes to the errors output (attempt 1), with its input for the dead letters. */
+    private void reject(Document doc, Context ctx, ErrorReason reason, String detail) {
+        ctx.output(Outputs.ERRORS, ErrorRecord.of(doc.id, doc.source, reason, detail, 1).withInput(doc.text));
+    }
+
     /** One input per window: id {@code <doc-id>#<k>}, the special tokens around each window. */
     private void chunks(Document doc, ChunkRef ref, long start, Context ctx,
             Collector<TokenizedDocument> out) {
@@ -98,11 +95,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         try {
             seq = tokenizer.encodeAll(doc.text);
         } catch (RuntimeException e) {
-            ctx.output(
-                    Outputs.ERRORS,
-                    ErrorRecord.of(doc.id, doc.source, ErrorReason.TOKENIZER_FAILED,
-                                    e.getClass().getSimpleName(), 1)
-                            .withInput(doc.text));
+            reject(doc, ctx, ErrorReason.TOKENIZER_FAILED, e.getClass().getSimpleName());
             return;
         }
         List<TokenWindows.Window> windows =

@@ -8,10 +8,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+import org.apache.flink.util.Collector;
 
 /**
  * The parse rules every JSON input shares (JSONL lines, Kafka values): one JSON object becomes
@@ -24,6 +27,28 @@ public final class JsonDocuments {
         void document(Document d);
 
         void error(ErrorRecord e);
+
+        /** Documents to {@code out}, errors to {@code errors} (a function's errors side output). */
+        static Emitter of(Collector<Document> out, Consumer<ErrorRecord> errors) {
+            return new Emitter() {
+                @Override
+                public void document(Document d) {
+                    out.collect(d);
+                }
+
+                @Override
+                public void error(ErrorRecord e) {
+                    errors.accept(e);
+                }
+            };
+        }
+    }
+
+    /** What a parsing function is configured with; it builds its parser in {@code open()}. */
+    public record Fields(String idField, String textField, int maxRecordBytes) implements Serializable {
+        public JsonDocuments parser() {
+            return new JsonDocuments(this);
+        }
     }
 
     private final String idField;
@@ -31,8 +56,13 @@ public final class JsonDocuments {
     private final ObjectMapper json;
 
     public JsonDocuments(String idField, String textField, int maxRecordBytes) {
-        this.idField = idField;
-        this.textField = textField;
+        this(new Fields(idField, textField, maxRecordBytes));
+    }
+
+    private JsonDocuments(Fields fields) {
+        idField = fields.idField();
+        textField = fields.textField();
+        int maxRecordBytes = fields.maxRecordBytes();
         JsonFactory factory =
                 JsonFactory.builder()
                         .streamReadConstraints(

@@ -22,9 +22,7 @@ import org.apache.flink.util.Collector;
  */
 public class RecordParser extends ProcessFunction<RawLine, Document> {
     private final InputFormat format;
-    private final String idField;
-    private final String textField;
-    private final int maxRecordBytes;
+    private final JsonDocuments.Fields fields;
 
     private transient JsonDocuments json;
     private transient CsvMapper csv;
@@ -32,14 +30,12 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
 
     public RecordParser(InputFormat format, String idField, String textField, int maxRecordBytes) {
         this.format = format;
-        this.idField = idField;
-        this.textField = textField;
-        this.maxRecordBytes = maxRecordBytes;
+        this.fields = new JsonDocuments.Fields(idField, textField, maxRecordBytes);
     }
 
     @Override
     public void open(OpenContext ctx) {
-        json = new JsonDocuments(idField, textField, maxRecordBytes);
+        json = fields.parser();
         csv = new CsvMapper();
         csvColumns = new HashMap<>();
     }
@@ -50,7 +46,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
         if (line.oversized) {
             ctx.output(Outputs.ERRORS,
                     ErrorRecord.of(null, pos, ErrorReason.RECORD_TOO_LARGE,
-                            line.byteLength + " bytes > max record size " + maxRecordBytes, 1));
+                            line.byteLength + " bytes > max record size " + fields.maxRecordBytes(), 1));
             return;
         }
         String decoded;
@@ -120,6 +116,8 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     }
 
     private int[] header(String[] cells, String file) {
+        String idField = fields.idField();
+        String textField = fields.textField();
         int id = -1;
         int text = -1;
         for (int i = 0; cells != null && i < cells.length; i++) {
@@ -142,17 +140,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     }
 
     private static JsonDocuments.Emitter emitter(Context ctx, Collector<Document> out) {
-        return new JsonDocuments.Emitter() {
-            @Override
-            public void document(Document d) {
-                out.collect(d);
-            }
-
-            @Override
-            public void error(ErrorRecord e) {
-                ctx.output(Outputs.ERRORS, e);
-            }
-        };
+        return JsonDocuments.Emitter.of(out, e -> ctx.output(Outputs.ERRORS, e));
     }
 
     private static String decode(byte[] bytes) throws CharacterCodingException {

@@ -18,20 +18,16 @@ import org.apache.flink.util.Collector;
  * missing_text}, {@code non_string_text}, {@code empty_text}, {@code nul_character}.
  */
 public class KafkaRecordParser extends ProcessFunction<KafkaRecord, Document> {
-    private final String idField;
-    private final String textField;
-    private final int maxRecordBytes;
+    private final JsonDocuments.Fields fields;
     private transient JsonDocuments json;
 
     public KafkaRecordParser(String idField, String textField, int maxRecordBytes) {
-        this.idField = idField;
-        this.textField = textField;
-        this.maxRecordBytes = maxRecordBytes;
+        this.fields = new JsonDocuments.Fields(idField, textField, maxRecordBytes);
     }
 
     @Override
     public void open(OpenContext ctx) {
-        json = new JsonDocuments(idField, textField, maxRecordBytes);
+        json = fields.parser();
     }
 
     @Override
@@ -39,7 +35,7 @@ public class KafkaRecordParser extends ProcessFunction<KafkaRecord, Document> {
         String pos = r.position();
         if (r.oversized) {
             ctx.output(Outputs.ERRORS, ErrorRecord.of(null, pos, ErrorReason.RECORD_TOO_LARGE,
-                    r.valueLength + " bytes > max record size " + maxRecordBytes, 1));
+                    r.valueLength + " bytes > max record size " + fields.maxRecordBytes(), 1));
             return;
         }
         if (r.value == null) {
@@ -55,16 +51,7 @@ public class KafkaRecordParser extends ProcessFunction<KafkaRecord, Document> {
                     "value is not valid UTF-8", 1).withInput(r.value));
             return;
         }
-        json.parse(decoded, pos, r.defaultId(), new JsonDocuments.Emitter() {
-            @Override
-            public void document(Document d) {
-                out.collect(d);
-            }
-
-            @Override
-            public void error(ErrorRecord e) {
-                ctx.output(Outputs.ERRORS, e);
-            }
-        });
+        json.parse(decoded, pos, r.defaultId(),
+                JsonDocuments.Emitter.of(out, e -> ctx.output(Outputs.ERRORS, e)));
     }
 }

@@ -1,9 +1,6 @@
 package io.github.flinkinfer.jobs.moderation;
 
 import io.github.flinkinfer.jobs.io.AvroParquetRowWriter;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -44,26 +41,6 @@ public final class ModerationParquetWriter extends AvroParquetRowWriter<Moderati
 
     @Override
     protected void fill(GenericData.Record rec, ModerationResult r) {
-        Map<String, Float> scores = new LinkedHashMap<>();
-        for (int i = 0; i < r.labels.length; i++) {
-            scores.put(r.labels[i], r.scores[i]);
-        }
-        rec.put("id", r.id);
-        rec.put("label", r.label);
-        rec.put("score", r.score);
-        rec.put("scores", scores);
-        rec.put("flagged", r.flagged);
-        rec.put("flagged_labels", Arrays.asList(r.flaggedLabels));
-        rec.put("model", r.model);
-        rec.put("model_version", r.modelVersion);
-        rec.put("token_count", r.tokenCount);
-        rec.put("truncated", r.truncated);
-        rec.put("source", r.source);
-        if (r.chunkCount > 0) {
-            rec.put("chunk_count", r.chunkCount);
-            rec.put("deciding_chunk", r.decidingChunk);
-            rec.put("deciding_token_start", r.decidingTokenStart);
-            rec.put("deciding_token_end", r.decidingTokenEnd);
-        }
+        r.columns().forEach(rec::put);
     }
 }

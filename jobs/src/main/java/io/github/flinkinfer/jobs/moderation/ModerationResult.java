@@ -2,6 +2,9 @@ package io.github.flinkinfer.jobs.moderation;
 
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.Classification;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One item's verdict: the top label and its score, every label's score (in the model card's
@@ -70,6 +73,36 @@ public class ModerationResult {
             }
         }
         return Float.NaN;
+    }
+
+    /**
+     * The output columns in order, the one field mapping both writers (JSON lines and Parquet)
+     * use: {@code scores} as a map keyed by label, the chunk columns only for chunked runs.
+     */
+    public Map<String, Object> columns() {
+        Map<String, Float> byLabel = new LinkedHashMap<>();
+        for (int i = 0; i < labels.length; i++) {
+            byLabel.put(labels[i], scores[i]);
+        }
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("id", id);
+        c.put("label", label);
+        c.put("score", score);
+        c.put("scores", byLabel);
+        c.put("flagged", flagged);
+        c.put("flagged_labels", Arrays.asList(flaggedLabels));
+        c.put("model", model);
+        c.put("model_version", modelVersion);
+        c.put("token_count", tokenCount);
+        c.put("truncated", truncated);
+        c.put("source", source);
+        if (chunkCount > 0) {
+            c.put("chunk_count", chunkCount);
+            c.put("deciding_chunk", decidingChunk);
+            c.put("deciding_token_start", decidingTokenStart);
+            c.put("deciding_token_end", decidingTokenEnd);
+        }
+        return c;
     }
 
     @Override

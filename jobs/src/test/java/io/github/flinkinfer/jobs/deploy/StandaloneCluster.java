@@ -1,6 +1,10 @@
 package io.github.flinkinfer.jobs.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -8,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -105,6 +111,33 @@ final class StandaloneCluster implements AutoCloseable {
             }
         }
         return names;
+    }
+
+    /**
+     * Waits for a job submitted before a TaskManager was killed: it must finish within the time,
+     * exit 0 and the JobManager must have noticed the kill and recovered the tasks.
+     */
+    void assertJobRecovered(Process job, Path client, long seconds) throws Exception {
+        assertThat(job.waitFor(seconds, TimeUnit.SECONDS)).as("job still running after %d s", seconds).isTrue();
+        assertThat(job.exitValue())
+                .as("submit.sh failed:\n%s%s", Files.readString(client), logTails())
+                .isZero();
+        assertThat(Files.readString(log("jobmanager")))
+                .as("the kill was noticed and tasks were recovered")
+                .contains("switched from RUNNING to FAILED");
+    }
+
+    /** Every input id stands exactly once in the embeddings or the errors of the output. */
+    static void assertEveryIdOnce(Path out, Set<String> inputIds) {
+        Set<String> embedded = Outputs.embeddings(out).keySet(); // fails on a duplicate id
+        List<String> failed = new ArrayList<>();
+        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
+            failed.add(e.get("id").asText());
+        }
+        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
+        Set<String> all = new HashSet<>(embedded);
+        all.addAll(failed);
+        assertThat(all).isEqualTo(inputIds);
     }
 
     /** The tail of every process log, for failure messages. */

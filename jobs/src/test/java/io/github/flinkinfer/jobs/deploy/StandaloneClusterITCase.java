@@ -2,13 +2,9 @@ package io.github.flinkinfer.jobs.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -53,24 +49,10 @@ class StandaloneClusterITCase {
             cluster.killHard(running.get(0));
             cluster.startTaskManager();
 
-            assertThat(job.waitFor(150, TimeUnit.SECONDS)).as("job still running after 150 s").isTrue();
-            assertThat(job.exitValue())
-                    .as("submit.sh failed:\n%s%s", Files.readString(client), cluster.logTails())
-                    .isZero();
-            assertThat(Files.readString(cluster.log("jobmanager")))
-                    .as("the kill was noticed and tasks were recovered")
-                    .contains("switched from RUNNING to FAILED");
+            cluster.assertJobRecovered(job, client, 150);
         }
 
-        Set<String> embedded = Outputs.embeddings(out).keySet(); // fails on a duplicate id
-        List<String> failed = new ArrayList<>();
-        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
-            failed.add(e.get("id").asText());
-        }
-        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
-        Set<String> all = new HashSet<>(embedded);
-        all.addAll(failed);
-        assertThat(all).isEqualTo(inputIds);
+        StandaloneCluster.assertEveryIdOnce(out, inputIds);
         // The writers killed with the TaskManager never close their in-progress files and
         // FileSink does not remove them in BATCH mode; the driver deletes them after success.
         try (var walked = Files.walk(out)) {

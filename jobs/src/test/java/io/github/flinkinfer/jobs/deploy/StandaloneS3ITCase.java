@@ -2,14 +2,11 @@ package io.github.flinkinfer.jobs.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.jobs.testutils.S3Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -59,25 +56,11 @@ class StandaloneS3ITCase {
             cluster.killHard(running.get(0));
             cluster.startTaskManager();
 
-            assertThat(job.waitFor(240, TimeUnit.SECONDS)).as("job still running after 240 s").isTrue();
-            assertThat(job.exitValue())
-                    .as("submit.sh failed:\n%s%s", Files.readString(client), cluster.logTails())
-                    .isZero();
-            assertThat(Files.readString(cluster.log("jobmanager")))
-                    .as("the kill was noticed and tasks were recovered")
-                    .contains("switched from RUNNING to FAILED");
+            cluster.assertJobRecovered(job, client, 240);
         }
 
         Path out = S3.copyTo("out/", tmp.resolve("out"));
-        Set<String> embedded = Outputs.embeddings(out).keySet(); // fails on a duplicate id
-        List<String> failed = new ArrayList<>();
-        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
-            failed.add(e.get("id").asText());
-        }
-        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
-        Set<String> all = new HashSet<>(embedded);
-        all.addAll(failed);
-        assertThat(all).isEqualTo(inputIds);
+        StandaloneCluster.assertEveryIdOnce(out, inputIds);
         assertThat(S3.keys("out/")).contains("out/_SUCCESS-x");
     }
 }

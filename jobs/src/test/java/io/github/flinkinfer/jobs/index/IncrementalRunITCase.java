@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -14,22 +15,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A scheduled second run over a corpus with 10% changed, 5% new and 1% deleted documents, reusing
  * the first run's output: only the changed and new documents are inferred, and the final output
  * equals a full run's (ids, content hashes, embeddings).
  */
-class IncrementalRunITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class IncrementalRunITCase extends ClusterTestBase {
     @Test
     void secondRunInfersOnlyChangedAndNewDocumentsAndMatchesAFullRun() throws Exception {
         Map<String, String> all = Corpus.sample(210);

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.index;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -15,24 +16,16 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** DuckDB (in-process, JDBC) reads the job's Parquet output as is and ranks by cosine. */
-class SearchIndexDuckDbITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class SearchIndexDuckDbITCase extends ClusterTestBase {
     @Test
     void duckDbReadsTheParquetOutputAndRanksTheQueriedDocumentFirst() throws Exception {
         Map<String, String> corpus = Corpus.sample(100);
         Path out = tmp.resolve("out");
         EmbedOptions o = Jobs.options(
-                "--input", Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus).toString(),
+                "--input", writeCorpus(corpus).toString(),
                 "--output", out.toString(), "--run-id", "duck", "--parallelism", "2");
         MiniClusters.embed(o);
         String parquet = "read_parquet('" + out.resolve("embeddings") + "/part-duck-*.parquet')";

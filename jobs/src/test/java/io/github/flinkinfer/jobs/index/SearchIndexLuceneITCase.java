@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -36,23 +36,16 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A chunked, pooled run writing Parquet, OpenSearch {@code _bulk} and pgvector CSV; the bulk
  * output is loaded into a Lucene HNSW index (the vector engine inside Elasticsearch, OpenSearch
  * and Solr) and searched.
  */
-class SearchIndexLuceneITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class SearchIndexLuceneITCase extends ClusterTestBase {
     static final String MODEL = "all-minilm-l6-v2-q";
     static final int SIZE = 64;
     static final int OVERLAP = 16;
-
-    @TempDir Path tmp;
 
     @Test
     void chunkedOutputsLoadIntoLuceneAndKnnFindsTheDocument() throws Exception {
@@ -65,7 +58,7 @@ class SearchIndexLuceneITCase {
         }
         Path out = tmp.resolve("out");
         EmbedOptions o = Jobs.options(
-                "--input", Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus).toString(),
+                "--input", writeCorpus(corpus).toString(),
                 "--output", out.toString(), "--run-id", "idx", "--parallelism", "2", "--model", MODEL,
                 "--chunk-size", String.valueOf(SIZE), "--chunk-overlap", String.valueOf(OVERLAP),
                 "--doc-pooling", "mean", "--index-name", "wordnet",

@@ -1,12 +1,11 @@
 package io.github.flinkinfer.jobs.kafka;
 
+import io.github.flinkinfer.jobs.testutils.ForwardingFactory;
 import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;
-import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -15,9 +14,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * after the test {@link #arm()}s it, i.e. after it has seen a completed checkpoint. Slows each
  * batch a little so the job is still running then. State is static: the MiniCluster shares the JVM.
  */
-record FailOnceAfterCheckpoint(ModelRuntimeFactory delegate) implements ModelRuntimeFactory {
+final class FailOnceAfterCheckpoint extends ForwardingFactory {
+    private static final long serialVersionUID = 1L;
     static final AtomicBoolean ARMED = new AtomicBoolean();
     static final AtomicBoolean FIRED = new AtomicBoolean();
+
+    FailOnceAfterCheckpoint(ModelRuntimeFactory delegate) {
+        super(delegate);
+    }
 
     static void arm() {
         ARMED.set(true);
@@ -39,15 +43,5 @@ record FailOnceAfterCheckpoint(ModelRuntimeFactory delegate) implements ModelRun
                 return delegate.infer(batch);
             }
         };
-    }
-
-    @Override
-    public ModelCard card() {
-        return delegate.card();
-    }
-
-    @Override
-    public RuntimeOptions options() {
-        return delegate.options();
     }
 }

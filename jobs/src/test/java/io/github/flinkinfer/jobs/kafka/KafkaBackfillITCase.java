@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,22 +18,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A 10k-record topic with bad values mixed in, backfilled in BATCH mode with EXACTLY_ONCE sinks:
  * a read_committed consumer sees every id once, records produced after the job started are not
  * read, and every bad value is in the errors output with its reason and topic-partition@offset.
  */
-class KafkaBackfillITCase {
+class KafkaBackfillITCase extends ClusterTestBase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void everyIdExactlyOnceAndLateRecordsAreNotRead(@InjectMiniCluster MiniCluster mini) throws Exception {

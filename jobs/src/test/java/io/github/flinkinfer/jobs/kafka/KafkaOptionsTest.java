@@ -9,12 +9,10 @@ import org.junit.jupiter.api.Test;
 
 /** Validation of the --kafka-* options, without a broker. */
 class KafkaOptionsTest {
+    private static final String[] BASE = {"--output", "out", "--kafka-bootstrap-servers", "b:9092"};
+
     private static EmbedOptions options(String... extra) {
-        String[] base = {"--output", "out", "--kafka-bootstrap-servers", "b:9092"};
-        String[] all = new String[base.length + extra.length];
-        System.arraycopy(base, 0, all, 0, base.length);
-        System.arraycopy(extra, 0, all, base.length, extra.length);
-        return Jobs.options(all);
+        return Jobs.options(BASE, extra);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -19,20 +19,16 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.layout.PatternLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A canary password passed as Kafka client properties (a JAAS config and a truststore password)
  * reaches no log file of the test run: a file appender at INFO records the whole job (our
  * settings line, Kafka's client configs, Flink's), and neither it nor any other test log holds it.
  */
-class KafkaSecretsITCase {
+class KafkaSecretsITCase extends ClusterTestBase {
     static final String CANARY = "canary-pw-7f3a9c";
 
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void canaryPasswordIsInNoLogFile() throws Exception {

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -24,7 +24,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The source's start and subscription options against a real broker, each run as a BATCH backfill
@@ -32,11 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * else earliest), {@code --kafka-starting-offsets timestamp:<ms>} and {@code --kafka-topic-pattern}.
  * Every test asserts the exact set of output ids and an empty errors output.
  */
-class KafkaStartPositionsITCase {
+class KafkaStartPositionsITCase extends ClusterTestBase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void committedStartsAtTheGroupsOffsets() throws Exception {

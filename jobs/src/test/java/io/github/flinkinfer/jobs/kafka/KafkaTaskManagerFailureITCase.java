@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,21 +12,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A TaskManager is terminated while the backfill is writing (its uncommitted records are already
  * in the output topic): the failed region is re-run and a read_committed consumer still sees
  * every id exactly once; the aborted attempt's records stay invisible.
  */
-class KafkaTaskManagerFailureITCase {
+class KafkaTaskManagerFailureITCase extends ClusterTestBase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void everyIdExactlyOnceDespiteALostTaskManager(@InjectMiniCluster MiniCluster mini) throws Exception {

@@ -4,29 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Path;
 import java.util.Properties;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * EXACTLY_ONCE start-up checks against the broker: a second job with a taken transactional id
  * prefix is refused before it is submitted (the owning run may claim again, to resume), a prefix
  * some other producer already uses is refused, and so is a transaction timeout above the broker's.
  */
-class KafkaTransactionalIdITCase {
+class KafkaTransactionalIdITCase extends ClusterTestBase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
-    @RegisterExtension static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void secondJobWithTheSamePrefixIsRejectedAtStart() throws Exception {

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code moderate --chunk-size}: long emails are judged by all their 126-token windows instead of
@@ -27,12 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * truncated input, an email flagged by truncation stays flagged under WORST and a one-window
  * email keeps its scores under both; MEAN never flags what WORST does not (a mean ≤ the max).
  */
-class ChunkedModerationITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class ChunkedModerationITCase extends ClusterTestBase {
     @Test
     void everyEmailGetsOneVerdictFromItsWorstWindow() throws Exception {
         Path input = tmp.resolve("emails.jsonl");

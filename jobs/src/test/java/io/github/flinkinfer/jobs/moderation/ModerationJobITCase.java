@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.io.IOException;
@@ -22,24 +22,16 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code moderate} job with the built-in spam filter over the SpamAssassin held-out split
  * (1,209 emails the model never saw), on a MiniCluster with 2 TaskManagers.
  */
-class ModerationJobITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
-
+class ModerationJobITCase extends ClusterTestBase {
     @Test
     void heldOutSplitGetsOneVerdictPerEmailAndFlaggedMatchesTheThreshold() throws Exception {
         Path heldOut = SpamAssassinSplit.heldOut();

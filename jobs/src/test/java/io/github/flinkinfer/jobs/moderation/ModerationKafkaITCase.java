@@ -8,8 +8,8 @@ import io.github.flinkinfer.jobs.EmbedOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.kafka.KafkaBroker;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,24 +18,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A moderation backfill that publishes its verdicts: {@code moderate --kafka-output-topic} writes
  * one JSON verdict per email, keyed by id, exactly once (read_committed), matching the file
  * results verdict for verdict; a malformed line goes to the errors topic.
  */
-class ModerationKafkaITCase {
+class ModerationKafkaITCase extends ClusterTestBase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
-
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
-    @TempDir Path tmp;
 
     @Test
     void verdictsGoToTheTopicExactlyOnceAndMatchTheFiles() throws Exception {

@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.runtime.Classification;
 import io.github.flinkinfer.runtime.ClassifierModel;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -17,22 +17,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A classification model through SQL: the built-in {@code spam-assassin-minilm} under ML_PREDICT
  * returns label, score and flagged for every row, agreeing with {@link ClassifierModel} called
  * directly on the same texts. The texts are written here (no corpus download).
  */
-class SqlClassificationITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class SqlClassificationITCase extends ClusterTestBase {
     private static final String MODEL = "spam-assassin-minilm";
 
     private static final Map<String, String> HAM = Map.of(
@@ -58,8 +52,6 @@ class SqlClassificationITCase {
             "spam-4", "Subject: Cheap mortgage rates - approved instantly\nDear homeowner, you have"
                     + " been pre-approved for a low rate refinance. Bad credit OK! Click here now to"
                     + " get your free quote. Unsubscribe: reply with remove.");
-
-    @TempDir Path tmp;
 
     @Test
     void mlPredictReturnsTheClassifiersLabelsAndScores() throws Exception {

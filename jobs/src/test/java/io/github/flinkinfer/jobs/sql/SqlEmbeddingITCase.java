@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -19,41 +20,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The issue's SQL ({@code CREATE MODEL ... 'provider' = 'onnx'}, {@code ML_PREDICT}) on a
  * MiniCluster gives the DataStream job's embeddings, row for row; bad rows come back once, with
  * NULL embeddings and an error code.
  */
-class SqlEmbeddingITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class SqlEmbeddingITCase extends ClusterTestBase {
     private static final int ROWS = 300;
-
-    @TempDir Path tmp;
 
     @Test
     void mlPredictMatchesTheDataStreamJobRowForRow() throws Exception {
         Map<String, String> corpus = Corpus.sample(ROWS);
-        Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), corpus);
+        Path input = writeCorpus(corpus);
         Files.writeString(input, "{\"id\": \"bad-empty\", \"text\": \"  \"}\n"
                 + "{\"id\": \"bad-null\", \"text\": null}\n", java.nio.file.StandardOpenOption.APPEND);
 
         // the issue's statements verbatim, with filesystem tables around them
         Path issueOut = tmp.resolve("issue");
-        String issueSql = String.join("\n",
-                "CREATE TABLE docs (id STRING, text STRING) WITH ('connector' = 'filesystem',",
-                "  'path' = '" + input.toAbsolutePath() + "', 'format' = 'json');",
-                "CREATE TABLE `out` (id STRING, embedding ARRAY<FLOAT>) WITH ('connector' = 'filesystem',",
-                "  'path' = '" + issueOut.toAbsolutePath() + "', 'format' = 'json');",
-                "CREATE MODEL minilm INPUT (text STRING) OUTPUT (embedding ARRAY<FLOAT>)",
-                "WITH ('provider' = 'onnx', 'model' = 'all-minilm-l6-v2', 'max-batch-tokens' = '8192');",
-                "INSERT INTO `out` SELECT id, embedding FROM ML_PREDICT(TABLE docs, MODEL minilm, DESCRIPTOR(text));");
+        String issueSql = IssueSql.embed(input, issueOut, ", 'max-batch-tokens' = '8192'");
         long issueStart = System.nanoTime();
         SqlRunner.execute(SqlRunner.environment(2, Map.of()), issueSql, System.out);
         long issueMillis = (System.nanoTime() - issueStart) / 1_000_000;

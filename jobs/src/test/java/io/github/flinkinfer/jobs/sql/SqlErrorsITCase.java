@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.operators.sql.PredictRecorder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,10 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -30,13 +27,8 @@ import picocli.CommandLine;
  * {@code file:line}; the job succeeds and leaves no {@code .staging_*} directory. The script is
  * the one in docs/sql.md.
  */
-class SqlErrorsITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class SqlErrorsITCase extends ClusterTestBase {
     private static final List<String> GOOD = List.of("d1", "d2", "d3", "d4", "d5");
-
-    @TempDir Path tmp;
 
     @Test
     void everyLineEndsInTheEmbeddingsOrTheErrorsTable() throws Exception {

@@ -2,8 +2,8 @@ package io.github.flinkinfer.jobs.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.operators.sql.PredictRecorder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,10 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ML_PREDICT at parallelism 2 runs rows on both subtasks when a shuffle comes before it ({@link
@@ -23,13 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * first reader to ask (the other is still loading its model). Those two are printed, not
  * asserted (see docs/sql.md, Parallelism).
  */
-class SqlParallelismITCase {
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER = MiniClusters.twoTaskManagers();
-
+class SqlParallelismITCase extends ClusterTestBase {
     private static final int ROWS = 200;
-
-    @TempDir Path tmp;
 
     @Test
     void rowsReachBothSubtasks() throws Exception {
@@ -60,16 +52,7 @@ class SqlParallelismITCase {
 
     /** The issue's statement shape: the table read straight into ML_PREDICT, no shuffle. */
     private static void straight(Path input, Path output) throws Exception {
-        SqlRunner.execute(SqlRunner.environment(2, Map.of()), String.join("\n",
-                "CREATE TABLE docs (id STRING, text STRING) WITH ('connector' = 'filesystem',",
-                "  'path' = '" + input.toAbsolutePath() + "', 'format' = 'json');",
-                "CREATE TABLE `out` (id STRING, embedding ARRAY<FLOAT>) WITH (",
-                "  'connector' = 'filesystem', 'path' = '" + output.toAbsolutePath() + "',",
-                "  'format' = 'json');",
-                "CREATE MODEL minilm INPUT (text STRING) OUTPUT (embedding ARRAY<FLOAT>)",
-                "  WITH ('provider' = 'onnx', 'model' = 'all-minilm-l6-v2');",
-                "INSERT INTO `out` SELECT id, embedding",
-                "  FROM ML_PREDICT(TABLE docs, MODEL minilm, DESCRIPTOR(text));"), System.out);
+        SqlRunner.execute(SqlRunner.environment(2, Map.of()), IssueSql.embed(input, output, ""), System.out);
     }
 
     private interface Run {

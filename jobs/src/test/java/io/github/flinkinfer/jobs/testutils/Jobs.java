@@ -12,4 +12,12 @@ public final class Jobs {
         new CommandLine(o).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
         return o;
     }
+
+    /** Options from the {@code base} arguments followed by the {@code extra} ones. */
+    public static EmbedOptions options(String[] base, String... extra) {
+        String[] all = new String[base.length + extra.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(extra, 0, all, base.length, extra.length);
+        return options(all);
+    }
 }

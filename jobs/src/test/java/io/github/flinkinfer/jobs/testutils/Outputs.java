@@ -7,7 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -41,11 +41,13 @@ public final class Outputs {
 
     /** Parquet rows of the embeddings directory, keyed by id (duplicates fail the test). */
     public static Map<String, GenericRecord> embeddings(Path output) {
-        Map<String, GenericRecord> rows = new HashMap<>();
-        for (Path f : committed(output.resolve("embeddings"))) {
-            if (!f.toString().endsWith(".parquet")) {
-                continue;
-            }
+        return parquetRows(withSuffix(committed(output.resolve("embeddings")), ".parquet"));
+    }
+
+    /** Parquet rows of these files, keyed by id, in file order (duplicates fail the test). */
+    public static Map<String, GenericRecord> parquetRows(List<Path> files) {
+        Map<String, GenericRecord> rows = new LinkedHashMap<>();
+        for (Path f : files) {
             try (ParquetReader<GenericRecord> reader =
                     AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f)).build()) {
                 GenericRecord r;
@@ -71,13 +73,16 @@ public final class Outputs {
         return v;
     }
 
+    /** The JSON lines of the committed {@code .jsonl} files in this directory. */
     public static List<JsonNode> jsonLines(Path dir) {
+        return jsonLines(withSuffix(committed(dir), ".jsonl"));
+    }
+
+    /** The JSON lines of these files, blank lines skipped. */
+    public static List<JsonNode> jsonLines(List<Path> files) {
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> out = new ArrayList<>();
-        for (Path f : committed(dir)) {
-            if (!f.toString().endsWith(".jsonl")) {
-                continue;
-            }
+        for (Path f : files) {
             try {
                 for (String line : Files.readAllLines(f)) {
                     if (!line.isBlank()) {
@@ -89,5 +94,9 @@ public final class Outputs {
             }
         }
         return out;
+    }
+
+    private static List<Path> withSuffix(List<Path> files, String suffix) {
+        return files.stream().filter(f -> f.toString().endsWith(suffix)).toList();
     }
 }

@@ -34,10 +34,7 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(BatchedPredictFunction.class);
 
-    private final ModelRuntimeFactory factory;
-    private final BatchingConfig batching;
-    private final OverlongPolicy overlong;
-    private final OutputColumns columns;
+    private final PredictSetup setup;
     private final int capacity;
 
     private transient TextTokenizer tokenizer;
@@ -46,18 +43,16 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
     private transient long sequence;
     private transient String subtaskPrefix;
 
-    BatchedPredictFunction(ModelRuntimeFactory factory, BatchingConfig batching,
-            OverlongPolicy overlong, OutputColumns columns, int capacity) {
-        this.factory = factory;
-        this.batching = batching;
-        this.overlong = overlong;
-        this.columns = columns;
+    BatchedPredictFunction(PredictSetup setup, int capacity) {
+        this.setup = setup;
         this.capacity = capacity;
     }
 
     @Override
     public void open(FunctionContext context) throws Exception {
         int subtask = context.getTaskInfo().getIndexOfThisSubtask();
+        ModelRuntimeFactory factory = setup.factory();
+        BatchingConfig batching = setup.batching();
         Device device = DevicePlacement.place(factory.options().device(),
                 context.getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
         long start = System.nanoTime();
@@ -68,7 +63,7 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
                 batching, capacity);
         PredictRecorder.modelReady(System.currentTimeMillis());
         subtaskPrefix = "row-" + subtask + "-";
-        worker = new PredictWorker(new BisectingRunner(runtime), batching, columns, capacity,
+        worker = new PredictWorker(new BisectingRunner(runtime), batching, setup.columns(), capacity,
                 subtask);
     }
 
@@ -78,7 +73,7 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
         String text = input.isNullAt(0) ? null : toString(input.getString(0));
         ErrorReason reason = parseProblem(text);
         if (reason != null) {
-            return done(future, columns.failure(reason, -1));
+            return done(future, setup.columns().failure(reason, -1));
         }
         long start = System.nanoTime();
         TokenizedText tokens;
@@ -86,10 +81,10 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
             tokens = tokenizer.encode(text);
         } catch (RuntimeException e) {
             LOG.warn("ML_PREDICT row failed: tokenize/tokenizer_failed: {}", e.getClass().getSimpleName());
-            return done(future, columns.failure(ErrorReason.TOKENIZER_FAILED, -1));
+            return done(future, setup.columns().failure(ErrorReason.TOKENIZER_FAILED, -1));
         }
-        if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
-            return done(future, columns.failure(ErrorReason.TOO_LONG,
+        if (tokens.truncated() && setup.overlong() == OverlongPolicy.REJECT) {
+            return done(future, setup.columns().failure(ErrorReason.TOO_LONG,
                     tokens.originalTokenCount()));
         }
         TokenizedDocument doc = new TokenizedDocument(subtaskPrefix + (sequence++), "sql",

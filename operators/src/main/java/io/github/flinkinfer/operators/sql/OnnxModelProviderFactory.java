@@ -82,8 +82,8 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
                                 + " to max-batch-size ({}) or more for full batches",
                         context.getObjectIdentifier(), capacity, batchSize);
             }
-            return new OnnxModelProvider(ModelRuntimeFactory.onnx(card, runtime), batching,
-                    o.get(OVERLONG), columns, capacity);
+            return new OnnxModelProvider(new PredictSetup(ModelRuntimeFactory.onnx(card, runtime),
+                    batching, o.get(OVERLONG), columns), capacity);
         } catch (IllegalArgumentException e) {
             throw new ValidationException("Model " + context.getObjectIdentifier() + ": "
                     + e.getMessage(), e);

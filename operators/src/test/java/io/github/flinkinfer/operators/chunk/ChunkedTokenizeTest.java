@@ -65,8 +65,13 @@ class ChunkedTokenizeTest {
     }
 
     static List<TokenizedDocument> tokenize(Chunking chunking, String text) throws Exception {
+        return tokenize(CARD, chunking, text);
+    }
+
+    /** The outputs of {@link TokenizeFunction} with {@code card} and {@code chunking} for one document. */
+    static List<TokenizedDocument> tokenize(ModelCard card, Chunking chunking, String text) throws Exception {
         var h = ProcessFunctionTestHarnesses.forProcessFunction(
-                new TokenizeFunction(CARD, RuntimeOptions.defaults(), OverlongPolicy.TRUNCATE, chunking));
+                new TokenizeFunction(card, RuntimeOptions.defaults(), OverlongPolicy.TRUNCATE, chunking));
         h.processElement(new Document("doc", text, "f:1"), 0);
         List<TokenizedDocument> out = h.extractOutputValues();
         h.close();

@@ -3,9 +3,6 @@ package io.github.flinkinfer.operators.chunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.OverlongPolicy;
-import io.github.flinkinfer.operators.TokenizeFunction;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.runtime.InputKind;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -13,7 +10,6 @@ import io.github.flinkinfer.runtime.RuntimeOptions;
 import io.github.flinkinfer.runtime.TextTokenizer;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 /** e5's input prefix in the tokenize operator: every window starts with it, and it has a cost. */
@@ -48,11 +44,6 @@ class PrefixedChunksTest {
     }
 
     static List<TokenizedDocument> tokenize(ModelCard card, Chunking chunking) throws Exception {
-        var h = ProcessFunctionTestHarnesses.forProcessFunction(
-                new TokenizeFunction(card, RuntimeOptions.defaults(), OverlongPolicy.TRUNCATE, chunking));
-        h.processElement(new Document("doc", LONG, "f:1"), 0);
-        List<TokenizedDocument> out = h.extractOutputValues();
-        h.close();
-        return out;
+        return ChunkedTokenizeTest.tokenize(card, chunking, LONG);
     }
 }
