@@ -77,13 +77,16 @@ public final class RetrievalBench implements Callable<Integer> {
         Map<String, Object> result = new LinkedHashMap<>();
         String date = LocalDate.now().toString();
         result.put("date", date);
-        result.put("command", "mvn -B -Pretrieval -DskipTests package -pl bench -am -Dretrieval.args=\""
+        Map<?, ?> description = json.readValue(t.description().toFile(), Map.class);
+        result.put("command", fmt("QUERIES=%s DOCS=%s SEED=%s datasets/build-retrieval-task.sh && ",
+                description.get("queries"), description.get("documents"), description.get("seed"))
+                + "mvn -B -Pretrieval -DskipTests package -pl bench -am -Dretrieval.args=\""
                 + String.join(" ", "--max-length", "" + maxLength, "--parallelism", "" + parallelism,
                         "--price-cpu-core-hour", "" + priceCpuCoreHour, "--k", "" + k) + "\"");
         result.put("machine", machine());
         result.put("settings", Map.of("maxLength", maxLength, "parallelism", parallelism, "intraOpThreads", 1,
                 "priceCpuCoreHour", priceCpuCoreHour, "k", k, "search", "exact cosine"));
-        result.put("task", json.readValue(t.description().toFile(), Map.class));
+        result.put("task", description);
         result.put("results", rows);
         Files.createDirectories(out);
         json.writeValue(out.resolve("retrieval-" + date + ".json").toFile(), result);

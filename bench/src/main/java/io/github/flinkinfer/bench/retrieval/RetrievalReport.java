@@ -19,7 +19,7 @@ final class RetrievalReport {
         int k = (Integer) settings.get("k");
         StringBuilder b = new StringBuilder();
         b.append("# Retrieval quality beside cost, ").append(result.get("date")).append("\n\n");
-        b.append("Command: `datasets/build-retrieval-task.sh && ").append(result.get("command")).append("`\n\n");
+        b.append("Command: `").append(result.get("command")).append("`\n\n");
         b.append(fmt("Task: %s WordNet 3.0 glosses as queries, %s GCIDE articles as the corpus (%s relevant"
                         + " query-article pairs, %s distractors, seed %s); see docs/retrieval.md.%n%n",
                 task.get("queries"), task.get("documents"), task.get("relevantPairs"), task.get("distractors"),
