@@ -153,12 +153,59 @@ public final class OnnxModel implements ModelRuntime {
                 OrtSessions.Created created = OrtSessions.create(graph, options);
                 return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
             }
-            byte[] bytes = ModelFiles.readVerified(card, card.onnx);
-            long read = System.nanoTime();
-            OrtSessions.Created created = OrtSessions.create(bytes, options);
-            return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
+            OptimizedGraphCache cache = OptimizedGraphCache.applies(card, options)
+                    ? OptimizedGraphCache.configured() : null;
+            if (cache == null) {
+                byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+                long read = System.nanoTime();
+                OrtSessions.Created created = OrtSessions.create(bytes, options);
+                return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
+            }
+            return createCached(card, options, cache, start);
         } catch (OrtException e) {
             throw new IllegalStateException("Cannot create ONNX session for " + card.id(), e);
+        }
+    }
+
+    /**
+     * A hit loads the optimized graph with optimization off and skips reading the original (it was
+     * verified when the entry was written, and the entry is keyed by its sha256); a miss, or a hit
+     * ORT cannot load, verifies and optimizes the original and writes the entry.
+     */
+    private static SharedSession createCached(
+            ModelCard card, RuntimeOptions options, OptimizedGraphCache cache, long start) throws OrtException {
+        java.nio.file.Path entry = cache.entry(card, options);
+        if (OptimizedGraphCache.present(entry)) {
+            try {
+                OrtSessions.Created created = OrtSessions.createOptimized(entry, options);
+                return new SharedSession(created, times(start, start, System.nanoTime(), "hit"));
+            } catch (OrtException | RuntimeException e) {
+                LOG.warn("Cached optimized graph {} of {} does not load ({}); optimizing again",
+                        entry, card.id(), e.getMessage());
+                OptimizedGraphCache.deleteQuietly(entry);
+            }
+        }
+        byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+        long read = System.nanoTime();
+        java.nio.file.Path written;
+        try {
+            written = cache.newTemporary();
+        } catch (java.io.IOException e) {
+            LOG.warn("Optimized-graph cache not written ({}); loading {} without it", e.getMessage(), card.id());
+            OrtSessions.Created created = OrtSessions.create(bytes, options);
+            return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
+        }
+        try {
+            OrtSessions.Created created = OrtSessions.createSaving(bytes, options, written);
+            long done = System.nanoTime();
+            try {
+                OptimizedGraphCache.publish(written, entry);
+            } catch (java.io.IOException e) {
+                LOG.warn("Optimized graph of {} not cached: {}", card.id(), e.getMessage());
+            }
+            return new SharedSession(created, times(start, read, done, "miss"));
+        } finally {
+            OptimizedGraphCache.deleteQuietly(written); // gone after the move; left only on failure
         }
     }
 
