@@ -62,11 +62,12 @@ for line in open(sys.argv[1]):
     report = json.load(open(os.path.join(out, "report-cs.json")))
     first = (min(m["startedAtMillis"] for m in metrics) - submitted) / 1000
     load = max((m for m in metrics if m["modelLoadMs"] > 0), key=lambda m: m["modelLoadMs"])
-    rows.setdefault(variant, []).append([first, report["wallSeconds"], int(process_ms) / 1000,
+    opened = (min(m["subtaskOpenedAtMillis"] for m in metrics) - submitted) / 1000
+    rows.setdefault(variant, []).append([first, opened, report["wallSeconds"], int(process_ms) / 1000,
         load["modelLoadMs"] / 1000, load.get("modelReadMs", float("nan")) / 1000,
         load.get("sessionCreateMs", float("nan")) / 1000,
         max(m.get("tokenizerLoadMs", float("nan")) for m in metrics) / 1000])
-cols = ["first batch", "driver wall", "process", "model load", "read + sha256", "session", "tokenizer"]
+cols = ["first batch", "subtask opens", "driver wall", "process", "model load", "read + sha256", "session", "tokenizer"]
 print("per run (s): " + ", ".join(cols))
 for variant, runs in rows.items():
     for r in runs:
