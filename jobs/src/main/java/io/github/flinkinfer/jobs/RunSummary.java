@@ -282,6 +282,18 @@ public final class RunSummary {
         output.write(output.report("html"), io.github.flinkinfer.jobs.report.ReportHtml.render(this));
     }
 
+    /** Time to the first batch and, for the slowest subtask to load, where its load went. */
+    private void printColdStart(PrintStream out) {
+        Timeline t = series.timeline;
+        t.subtasks.stream().max(java.util.Comparator.comparingDouble(l -> l.modelReadSeconds
+                + l.sessionCreateSeconds + l.warmUpSeconds)).ifPresent(l -> out.printf(
+                "  cold start         first batch %.2f s after %s; model read+sha256 %.2f s, session %.2f s"
+                        + " (graph cache %s), warm-up %.2f s, tokenizer %.2f s (slowest subtask)%n",
+                t.firstBatchSeconds, t.fromSubmission ? "submission" : "the first subtask opened",
+                l.modelReadSeconds, l.sessionCreateSeconds, l.graphCache, l.warmUpSeconds,
+                l.tokenizerLoadSeconds));
+    }
+
     public void print(PrintStream out) {
         out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
         if (documents != null) {
@@ -301,6 +313,7 @@ public final class RunSummary {
         out.printf("  batch latency ms   p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f%n",
                 batchLatencyMs.get("p50"), batchLatencyMs.get("p90"), batchLatencyMs.get("p95"),
                 batchLatencyMs.get("p99"), batchLatencyMs.get("max"));
+        printColdStart(out);
         if (quality.checked > 0) {
             out.printf("  quality (%s)  %d outputs vs reference: min %.5f, mean %.5f%n",
                     quality.metric, quality.checked, quality.min, quality.mean);

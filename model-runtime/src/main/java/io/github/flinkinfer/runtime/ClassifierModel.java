@@ -127,6 +127,12 @@ public final class ClassifierModel implements ModelRuntime {
         return encoder.device();
     }
 
+    /** The encoder's load (a separate head graph is small and not counted). */
+    @Override
+    public LoadTimes loadTimes() {
+        return encoder.loadTimes();
+    }
+
     @Override
     public void close() {
         try {

@@ -17,6 +17,11 @@ public interface ModelRuntime extends AutoCloseable {
     /** The device the session really runs on (after any {@code auto} fallback). */
     Device device();
 
+    /** Where this runtime's load time went (zeros when it reused a shared session). */
+    default LoadTimes loadTimes() {
+        return LoadTimes.NONE;
+    }
+
     @Override
     void close();
 }

@@ -33,8 +33,8 @@ public final class OnnxModel implements ModelRuntime {
         }
     }
 
-    /** A session held by the registry. */
-    record SharedSession(OrtSessions.Created created) implements AutoCloseable {
+    /** A session held by the registry, with what its load cost. */
+    record SharedSession(OrtSessions.Created created, LoadTimes times) implements AutoCloseable {
         @Override
         public void close() throws OrtException {
             created.session().close();
@@ -45,6 +45,7 @@ public final class OnnxModel implements ModelRuntime {
     private final ModelCard card;
     private final OrtSession session;
     private final Device device;
+    private LoadTimes loadTimes;
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final boolean hasTokenTypes;
     private final java.util.Set<String> outputNames;
@@ -52,12 +53,12 @@ public final class OnnxModel implements ModelRuntime {
     private long[] maskBuffer = new long[0];
     private long[] typesBuffer = new long[0];
 
-    private OnnxModel(
-            ModelCard card, OrtSessions.Created created, SharedResources.Lease<SharedSession> lease) {
+    private OnnxModel(ModelCard card, SharedSession created, SharedResources.Lease<SharedSession> lease) {
         this.lease = lease;
+        this.loadTimes = lease == null || lease.loadedHere() ? created.times() : LoadTimes.NONE;
         this.card = card;
-        this.session = created.session();
-        this.device = created.device();
+        this.session = created.created().session();
+        this.device = created.created().device();
         this.outputNames = java.util.Set.of(card.output);
         this.hasTokenTypes =
                 card.inputs.tokenTypeIds != null
@@ -108,8 +109,8 @@ public final class OnnxModel implements ModelRuntime {
         if (options.sharesSession()) {
             SharedResources.Lease<SharedSession> lease =
                     SESSIONS.acquire(SessionKey.of(card, options),
-                            () -> new SharedSession(createSession(card, options)));
-            model = new OnnxModel(card, lease.value().created(), lease);
+                            () -> createSession(card, options));
+            model = new OnnxModel(card, lease.value(), lease);
         } else {
             model = new OnnxModel(card, createSession(card, options), null);
         }
@@ -125,6 +126,9 @@ public final class OnnxModel implements ModelRuntime {
                     "Warm-up batch failed for " + card.id() + " on " + model.device, e);
         }
         long end = System.nanoTime();
+        if (warmedHere) {
+            model.loadTimes = model.loadTimes.withWarmUp((end - loaded) / 1_000_000);
+        }
         LOG.info("Model {} on {}: {} in {} ms, warm-up {}", card.id(), model.device,
                 model.lease == null ? "session loaded"
                         : model.lease.loadedHere() ? "shared session loaded"
@@ -139,15 +143,74 @@ public final class OnnxModel implements ModelRuntime {
         return true;
     }
 
-    private static OrtSessions.Created createSession(ModelCard card, RuntimeOptions options) {
+    /** Verifies the model file(s), then creates the session; both timed. */
+    private static SharedSession createSession(ModelCard card, RuntimeOptions options) {
         try {
+            long start = System.nanoTime();
             if (!card.externalData.isEmpty()) {
-                return OrtSessions.create(ModelFiles.verifiedGraphWithExternalData(card, card.onnx), options);
+                java.nio.file.Path graph = ModelFiles.verifiedGraphWithExternalData(card, card.onnx);
+                long read = System.nanoTime();
+                OrtSessions.Created created = OrtSessions.create(graph, options);
+                return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
             }
-            return OrtSessions.create(ModelFiles.readVerified(card, card.onnx), options);
+            OptimizedGraphCache cache = OptimizedGraphCache.applies(card, options)
+                    ? OptimizedGraphCache.configured() : null;
+            if (cache == null) {
+                byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+                long read = System.nanoTime();
+                OrtSessions.Created created = OrtSessions.create(bytes, options);
+                return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
+            }
+            return createCached(card, options, cache, start);
         } catch (OrtException e) {
             throw new IllegalStateException("Cannot create ONNX session for " + card.id(), e);
         }
+    }
+
+    /**
+     * A hit loads the optimized graph with optimization off and skips reading the original (it was
+     * verified when the entry was written, and the entry is keyed by its sha256); a miss, or a hit
+     * ORT cannot load, verifies and optimizes the original and writes the entry.
+     */
+    private static SharedSession createCached(
+            ModelCard card, RuntimeOptions options, OptimizedGraphCache cache, long start) throws OrtException {
+        java.nio.file.Path entry = cache.entry(card, options);
+        if (OptimizedGraphCache.present(entry)) {
+            try {
+                OrtSessions.Created created = OrtSessions.createOptimized(entry, options);
+                return new SharedSession(created, times(start, start, System.nanoTime(), "hit"));
+            } catch (OrtException | RuntimeException e) {
+                LOG.warn("Cached optimized graph {} of {} does not load ({}); optimizing again",
+                        entry, card.id(), e.getMessage());
+                OptimizedGraphCache.deleteQuietly(entry);
+            }
+        }
+        byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+        long read = System.nanoTime();
+        java.nio.file.Path written;
+        try {
+            written = cache.newTemporary();
+        } catch (java.io.IOException e) {
+            LOG.warn("Optimized-graph cache not written ({}); loading {} without it", e.getMessage(), card.id());
+            OrtSessions.Created created = OrtSessions.create(bytes, options);
+            return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
+        }
+        try {
+            OrtSessions.Created created = OrtSessions.createSaving(bytes, options, written);
+            long done = System.nanoTime();
+            try {
+                OptimizedGraphCache.publish(written, entry);
+            } catch (java.io.IOException e) {
+                LOG.warn("Optimized graph of {} not cached: {}", card.id(), e.getMessage());
+            }
+            return new SharedSession(created, times(start, read, done, "miss"));
+        } finally {
+            OptimizedGraphCache.deleteQuietly(written); // gone after the move; left only on failure
+        }
+    }
+
+    private static LoadTimes times(long start, long read, long created, String graphCache) {
+        return new LoadTimes((read - start) / 1_000_000, (created - read) / 1_000_000, 0, graphCache);
     }
 
     /**
@@ -285,6 +348,11 @@ public final class OnnxModel implements ModelRuntime {
     @Override
     public Device device() {
         return device;
+    }
+
+    @Override
+    public LoadTimes loadTimes() {
+        return loadTimes;
     }
 
     @Override

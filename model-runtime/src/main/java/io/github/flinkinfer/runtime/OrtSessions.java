@@ -30,6 +30,26 @@ public final class OrtSessions {
         return new Created(OrtEnvironment.getEnvironment().createSession(graph.toString(), so), device);
     }
 
+    /**
+     * Like {@link #create(byte[], RuntimeOptions)}, and ONNX Runtime writes the graph it optimized
+     * to {@code optimizedOut} ({@link OptimizedGraphCache}).
+     */
+    static Created createSaving(byte[] model, RuntimeOptions options, java.nio.file.Path optimizedOut)
+            throws OrtException {
+        OrtSession.SessionOptions so = sessionOptions(options);
+        so.setOptimizedModelFilePath(optimizedOut.toString());
+        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        return new Created(OrtEnvironment.getEnvironment().createSession(model, so), device);
+    }
+
+    /** Loads a graph ONNX Runtime optimized earlier under the same options, with optimization off. */
+    static Created createOptimized(java.nio.file.Path optimized, RuntimeOptions options) throws OrtException {
+        OrtSession.SessionOptions so = sessionOptions(options);
+        so.setOptimizationLevel(OptLevel.NO_OPT);
+        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        return new Created(OrtEnvironment.getEnvironment().createSession(optimized.toString(), so), device);
+    }
+
     private static OrtSession.SessionOptions sessionOptions(RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = new OrtSession.SessionOptions();
         so.setOptimizationLevel(optLevel(options.optimizationLevel()));

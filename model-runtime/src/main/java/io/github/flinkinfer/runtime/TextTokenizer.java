@@ -61,6 +61,30 @@ public final class TextTokenizer implements AutoCloseable {
         return end - lead;
     }
 
+    private static final java.util.concurrent.atomic.AtomicBoolean PRELOADING =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Starts loading DJL's native tokenizer library on a background thread, once per JVM: the
+     * first tokenizer of a JVM otherwise pays for it (about as long as creating the model's
+     * session), so a subtask that builds its session meanwhile gets its tokenizer sooner. A
+     * {@link #load} during the preload waits for it (class initialization); a failed preload
+     * fails that load as it would have anyway.
+     */
+    public static void preloadLibrary() {
+        if (PRELOADING.compareAndSet(false, true)) {
+            Thread t = new Thread(() -> {
+                try {
+                    ai.djl.huggingface.tokenizers.jni.LibUtils.checkStatus();
+                } catch (RuntimeException | LinkageError e) {
+                    // reported by the load that needs the library
+                }
+            }, "tokenizer-library-preload");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
     /** Loads the card's tokenizer (checksum verified) with the effective max length. */
     public static TextTokenizer load(ModelCard card, RuntimeOptions options) {
         byte[] json = ModelFiles.readVerified(card, card.tokenizer);

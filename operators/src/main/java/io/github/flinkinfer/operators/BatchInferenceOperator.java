@@ -8,6 +8,7 @@ import io.github.flinkinfer.operators.metrics.InferenceMetrics;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
+import io.github.flinkinfer.runtime.TextTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
@@ -119,6 +120,8 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
                 () -> batcher == null ? 0 : batcher.bufferedCount());
         Device requested = DevicePlacement.place(factory.options().device(),
                 getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
+        // the chained tokenizer opens after this operator: its native library loads meanwhile
+        TextTokenizer.preloadLibrary();
         long start = System.nanoTime();
         runtime = factory.open(requested);
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;

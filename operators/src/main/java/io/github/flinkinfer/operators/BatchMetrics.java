@@ -51,6 +51,19 @@ public class BatchMetrics {
     public long subtaskOpenedAtMillis;
     /** Model load time, on the subtask's first batch only (0 on the others). */
     public long modelLoadMs;
+    /** Of {@code modelLoadMs}: reading the model bytes and checking their sha256 (first batch only). */
+    public long modelReadMs;
+    /** Of {@code modelLoadMs}: ONNX Runtime session creation, graph optimization included. */
+    public long sessionCreateMs;
+    /** Of {@code modelLoadMs}: the warm-up batch. */
+    public long warmUpMs;
+    /** What the optimized-graph cache did for this subtask's session: off, hit or miss. */
+    public String graphCache;
+    /**
+     * The tokenizer's load in this subtask (read, sha256, parse), on the first batch only; 0 when
+     * the tokenizer ran in another JVM. Not part of {@code modelLoadMs}.
+     */
+    public long tokenizerLoadMs;
     /** Price of this subtask per hour under the run's cost model. */
     public double subtaskPricePerHour;
     /** This batch's busy cost: {@code totalMs} × the subtask's price. */

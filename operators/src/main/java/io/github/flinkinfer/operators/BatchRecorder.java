@@ -4,6 +4,7 @@ import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.metrics.CostModel;
 import io.github.flinkinfer.operators.metrics.InferenceMetrics;
 import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.LoadTimes;
 import io.github.flinkinfer.runtime.ModelRuntime;
 
 /**
@@ -73,8 +74,14 @@ final class BatchRecorder {
         m.deviceRequested = subtask.deviceRequested();
         m.subtasks = subtask.parallelism();
         m.subtaskOpenedAtMillis = subtask.openedAtMillis();
+        m.graphCache = subtask.runtime().loadTimes().graphCache();
         if (!loadReported) {
             m.modelLoadMs = subtask.modelLoadMillis(); // once per subtask: the report charges it as load
+            LoadTimes phases = subtask.runtime().loadTimes();
+            m.modelReadMs = phases.readMillis();
+            m.sessionCreateMs = phases.sessionMillis();
+            m.warmUpMs = phases.warmUpMillis();
+            m.tokenizerLoadMs = TokenizerLoads.take(m.model, subtask.index());
             loadReported = true;
         }
         m.subtaskPricePerHour = costModel.subtaskPricePerHour(onGpu);

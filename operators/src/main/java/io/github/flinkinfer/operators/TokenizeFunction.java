@@ -45,9 +45,10 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
     public void open(OpenContext openContext) {
         long start = System.nanoTime();
         tokenizer = TextTokenizer.load(card, options);
-        LOG.info("Subtask {} loaded the tokenizer of {} in {} ms",
-                getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), card.id(),
-                (System.nanoTime() - start) / 1_000_000);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        int index = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        TokenizerLoads.put(card.id(), index, millis);
+        LOG.info("Subtask {} loaded the tokenizer of {} in {} ms", index, card.id(), millis);
         // The job checked 2 special tokens; an input prefix (e5's "passage: ") takes room too.
         chunking.validateFor(tokenizer.maxLength(), tokenizer.reservedTokens());
         // A prefix changes every vector: incremental runs must not reuse outputs made without it.

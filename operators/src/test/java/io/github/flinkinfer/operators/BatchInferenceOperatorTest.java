@@ -139,6 +139,12 @@ class BatchInferenceOperatorTest {
             });
             assertThat(m.get(0).modelLoadMs).isPositive();
             assertThat(m.subList(1, 4)).extracting(x -> x.modelLoadMs).containsOnly(0L);
+            BatchMetrics first = m.get(0);
+            assertThat(first.sessionCreateMs).isPositive();
+            assertThat(first.modelReadMs + first.sessionCreateMs + first.warmUpMs)
+                    .as("the phases are parts of the load").isLessThanOrEqualTo(first.modelLoadMs);
+            assertThat(m.subList(1, 4)).extracting(x -> x.sessionCreateMs).containsOnly(0L);
+            assertThat(m).extracting(x -> x.graphCache).doesNotContainNull();
             assertThat(m.stream().mapToLong(x -> x.realTokens).sum())
                     .isEqualTo(docs.stream().mapToLong(TokenizedDocument::tokenCount).sum());
             assertThat(errors(h)).isEmpty();

@@ -19,16 +19,26 @@ final class ReportTables {
     static void subtasks(StringBuilder b, RunSummary r) {
         Timeline t = r.series.timeline;
         b.append("<h2>Subtasks</h2><table><tr><th>subtask</th><th>batches</th><th>items</th>")
-                .append("<th>start-up (s)</th><th>model load (s)</th><th>busy (s)</th><th>idle (s)</th>")
+                .append("<th>start-up (s)</th><th>model load (s)</th>")
+                .append("<th>of which read + sha256 / session / warm-up (s)</th><th>graph cache</th>")
+                .append("<th>tokenizer load (s)</th><th>first batch (s)</th><th>busy (s)</th><th>idle (s)</th>")
                 .append("<th>last batch ends (s)</th></tr>");
         for (Timeline.Lane lane : t.subtasks) {
             double startup = lane.openedAt.stream().mapToDouble(Double::doubleValue).min().orElse(0);
             double load = lane.modelLoads.stream().mapToDouble(l -> l[1] - l[0]).sum();
             double idle = Math.max(0, t.endSeconds - startup - load - lane.busySeconds);
             cells(b, String.valueOf(lane.subtask), count(lane.batchCount), count(lane.items), num(startup),
-                    num(load), num(lane.busySeconds), num(idle), num(lane.lastBatchEnd));
+                    num(load), num(lane.modelReadSeconds) + " / " + num(lane.sessionCreateSeconds) + " / "
+                            + num(lane.warmUpSeconds),
+                    lane.graphCache == null ? "—" : lane.graphCache, num(lane.tokenizerLoadSeconds),
+                    num(lane.firstBatchStart),
+                    num(lane.busySeconds), num(idle), num(lane.lastBatchEnd));
         }
         b.append("</table>");
+        if (t.fromSubmission) {
+            b.append("<p class=\"note\">First batch ").append(esc(num(t.firstBatchSeconds)))
+                    .append(" s after submission (the cold start). Times are seconds since submission.</p>");
+        }
     }
 
     /** Every number of the summary, for those who want them all. */

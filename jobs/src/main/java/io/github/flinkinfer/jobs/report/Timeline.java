@@ -24,6 +24,8 @@ public final class Timeline {
     public boolean fromSubmission;
     /** Seconds from time 0 to the end of the run (the later of the driver's wall and the last batch). */
     public double endSeconds;
+    /** Seconds from time 0 to the start of the first batch: the cold start. */
+    public double firstBatchSeconds;
     public List<Lane> subtasks = new ArrayList<>();
     /** [bin end (s), items/s] over [0, endSeconds]. */
     public List<double[]> throughput = new ArrayList<>();
@@ -44,6 +46,16 @@ public final class Timeline {
         public double busySeconds;
         /** End of its last batch (s): lanes that end late are the stragglers. */
         public double lastBatchEnd;
+        /** Start of its first batch (s). */
+        public double firstBatchStart;
+        /** Phases of its model load(s) (s, summed over attempts): read + sha256, session, warm-up. */
+        public double modelReadSeconds;
+        public double sessionCreateSeconds;
+        public double warmUpSeconds;
+        /** Its tokenizer load (s; 0 when it ran in another JVM). */
+        public double tokenizerLoadSeconds;
+        /** The optimized-graph cache on its (last) load: off, hit or miss; null when unknown. */
+        public String graphCache;
     }
 
     /**
@@ -62,6 +74,8 @@ public final class Timeline {
         double lastBatch = (lastEnd - t.startMillis) / 1000.0;
         double end = t.fromSubmission && wallSeconds > 0 ? Math.max(lastBatch, wallSeconds) : lastBatch;
         t.endSeconds = end;
+        t.firstBatchSeconds = (metrics.stream().mapToLong(m -> m.startedAtMillis).min().getAsLong()
+                - t.startMillis) / 1000.0;
         Map<Integer, List<BatchMetrics>> bySubtask = new TreeMap<>();
         for (BatchMetrics m : metrics) {
             bySubtask.computeIfAbsent(m.subtask, k -> new ArrayList<>()).add(m);
@@ -75,6 +89,7 @@ public final class Timeline {
         Lane lane = new Lane();
         lane.subtask = subtask;
         rows.sort(Comparator.comparingLong(m -> m.startedAtMillis));
+        lane.firstBatchStart = (rows.get(0).startedAtMillis - t0) / 1000.0;
         for (BatchMetrics m : rows) {
             double opened = (openedAt(m) - t0) / 1000.0;
             if (!lane.openedAt.contains(opened)) {
@@ -83,6 +98,13 @@ public final class Timeline {
             long load = m.modelLoadMs;
             if (load > 0) {
                 lane.modelLoads.add(new double[] {opened, opened + load / 1000.0});
+                lane.modelReadSeconds += m.modelReadMs / 1000.0;
+                lane.sessionCreateSeconds += m.sessionCreateMs / 1000.0;
+                lane.warmUpSeconds += m.warmUpMs / 1000.0;
+                lane.tokenizerLoadSeconds += m.tokenizerLoadMs / 1000.0;
+            }
+            if (m.graphCache != null) {
+                lane.graphCache = m.graphCache;
             }
             double start = (m.startedAtMillis - t0) / 1000.0;
             double stop = start + m.totalMs / 1000.0;

@@ -54,6 +54,30 @@ class TimelineTest {
     }
 
     @Test
+    void lanesCarryTheLoadPhasesAndTheFirstBatchOfTheRun() {
+        BatchMetrics first = batch(0, 1000, 500, 2000, 500, 10);
+        first.modelReadMs = 100;
+        first.sessionCreateMs = 350;
+        first.warmUpMs = 40;
+        first.tokenizerLoadMs = 120;
+        first.graphCache = "hit";
+        List<BatchMetrics> rows = List.of(first, batch(0, 1000, 0, 2600, 100, 5),
+                batch(1, 1200, 800, 2300, 100, 5));
+        Timeline t = Timeline.of(rows, SUBMITTED, 5.0);
+
+        assertThat(t.firstBatchSeconds).isEqualTo(2.0);
+        Timeline.Lane lane = t.subtasks.get(0);
+        assertThat(lane.modelReadSeconds).isEqualTo(0.1);
+        assertThat(lane.sessionCreateSeconds).isEqualTo(0.35);
+        assertThat(lane.warmUpSeconds).isEqualTo(0.04);
+        assertThat(lane.tokenizerLoadSeconds).isEqualTo(0.12);
+        assertThat(lane.graphCache).isEqualTo("hit");
+        assertThat(lane.firstBatchStart).isEqualTo(2.0);
+        assertThat(t.subtasks.get(1).firstBatchStart).isEqualTo(2.3);
+        assertThat(t.subtasks.get(1).graphCache).isNull();
+    }
+
+    @Test
     void withoutASubmissionTimeTheAxisStartsWhenTheFirstSubtaskOpened() {
         Timeline t = Timeline.of(List.of(batch(0, 1000, 500, 2000, 500, 10)), 0, 0);
         assertThat(t.fromSubmission).isFalse();
