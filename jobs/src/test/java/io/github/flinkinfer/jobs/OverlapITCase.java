@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.jobs.testutils.ForwardingFactory;
-import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
+import io.github.flinkinfer.operators.ForwardingFactory;
+import io.github.flinkinfer.runtime.ForwardingRuntime;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;

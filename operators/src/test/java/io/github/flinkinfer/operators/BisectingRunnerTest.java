@@ -3,6 +3,7 @@ package io.github.flinkinfer.operators;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.ForwardingRuntime;
 import io.github.flinkinfer.runtime.Inference;
 import io.github.flinkinfer.runtime.InferenceException;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -38,7 +39,16 @@ class BisectingRunnerTest {
     }
 
     /** Decorates the real runtime with the two faults. */
-    record Faulty(ModelRuntime real, int poisonToken, long maxPaddedTokens) implements ModelRuntime {
+    static final class Faulty extends ForwardingRuntime {
+        private final int poisonToken;
+        private final long maxPaddedTokens;
+
+        Faulty(ModelRuntime real, int poisonToken, long maxPaddedTokens) {
+            super(real);
+            this.poisonToken = poisonToken;
+            this.maxPaddedTokens = maxPaddedTokens;
+        }
+
         @Override
         public Inference infer(List<int[]> batch) {
             int longest = batch.stream().mapToInt(ids -> ids.length).max().orElse(0);
@@ -52,21 +62,11 @@ class BisectingRunnerTest {
                     }
                 }
             }
-            return real.infer(batch);
+            return delegate.infer(batch);
         }
 
         @Override
-        public ModelCard card() {
-            return real.card();
-        }
-
-        @Override
-        public Device device() {
-            return real.device();
-        }
-
-        @Override
-        public void close() {}
+        public void close() {} // the shared model is closed once, after all tests
     }
 
     static TokenizedDocument doc(String id, String text) {

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.testutils.ForwardingFactory;
-import io.github.flinkinfer.jobs.testutils.ForwardingRuntime;
+import io.github.flinkinfer.operators.ForwardingFactory;
+import io.github.flinkinfer.runtime.ForwardingRuntime;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;

@@ -1,12 +1,12 @@
-package io.github.flinkinfer.jobs.testutils;
+package io.github.flinkinfer.operators;
 
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
 
 /**
- * A {@link ModelRuntimeFactory} with a real one's card and options; tests say only how they open
- * the runtime (usually a {@link ForwardingRuntime} that injects a fault or records calls).
+ * A {@link ModelRuntimeFactory} with another one's card and options: subclasses say only how they
+ * open the runtime, usually a {@link io.github.flinkinfer.runtime.ForwardingRuntime} around the
+ * delegate's (fault injection in tests, a runtime that reports another device, ...).
  */
 public abstract class ForwardingFactory implements ModelRuntimeFactory {
     private static final long serialVersionUID = 1L;

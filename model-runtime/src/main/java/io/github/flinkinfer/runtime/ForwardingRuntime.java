@@ -1,12 +1,17 @@
-package io.github.flinkinfer.jobs.testutils;
+package io.github.flinkinfer.runtime;
 
-import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.Inference;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelRuntime;
 import java.util.List;
 
-/** A {@link ModelRuntime} that forwards to a real one; tests override what they change. */
+/**
+ * A {@link ModelRuntime} that forwards every call to another one: the base of decorators that
+ * change one thing (inject a fault, limit batch rows, record calls, report another device).
+ *
+ * <pre>{@code
+ * ModelRuntime counting = new ForwardingRuntime(real) {
+ *     public Inference infer(List<int[]> batch) { calls.incrementAndGet(); return delegate.infer(batch); }
+ * };
+ * }</pre>
+ */
 public class ForwardingRuntime implements ModelRuntime {
     protected final ModelRuntime delegate;
 
@@ -27,6 +32,11 @@ public class ForwardingRuntime implements ModelRuntime {
     @Override
     public Device device() {
         return delegate.device();
+    }
+
+    @Override
+    public LoadTimes loadTimes() {
+        return delegate.loadTimes();
     }
 
     @Override
