@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import io.github.flinkinfer.bench.BenchCorpus.Doc;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.sql.SqlEmbedding;
 import io.github.flinkinfer.operators.BatchMetrics;
@@ -278,7 +278,7 @@ public final class Contender {
         Flops flops = new Flops(card.shape);
         Path input = BenchCorpus.writeJsonl(docs, Files.createTempFile(tmp, "corpus", ".jsonl"));
         Path out = Files.createTempDirectory(tmp, "flink-out");
-        EmbedOptions o = new EmbedOptions();
+        RunOptions o = new RunOptions();
         List<String> args = new ArrayList<>(List.of("--input", input.toString(), "--output", out.toString(),
                 "--run-id", "bench", "--model", model, "--parallelism", String.valueOf(threads),
                 "--intra-op-threads", "1", "--max-length", String.valueOf(maxLength),

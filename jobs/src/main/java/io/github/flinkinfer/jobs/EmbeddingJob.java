@@ -30,7 +30,7 @@ import picocli.CommandLine.Mixin;
             "More: docs/operations.md (clusters, S3, config), docs/errors.md, docs/kafka.md."})
 public final class EmbeddingJob implements Callable<Integer> {
 
-    @Mixin EmbedOptions options = new EmbedOptions();
+    @Mixin RunOptions options = new RunOptions();
 
     @Override
     public Integer call() throws Exception {
@@ -42,7 +42,7 @@ public final class EmbeddingJob implements Callable<Integer> {
     }
 
     /** Runs the embedding lifecycle ({@link InferenceRun}); null when submitted detached. */
-    public static RunSummary run(EmbedOptions o, StreamExecutionEnvironment env) throws Exception {
+    public static RunSummary run(RunOptions o, StreamExecutionEnvironment env) throws Exception {
         return InferenceRun.execute(new EmbeddingTask(), o, env);
     }
 }

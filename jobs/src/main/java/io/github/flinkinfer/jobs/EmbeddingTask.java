@@ -4,7 +4,7 @@ import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /** Embedding runs: vectors to {@code embeddings/} in the chosen formats, and to Kafka when asked. */
@@ -15,12 +15,12 @@ public final class EmbeddingTask implements InferenceTask {
     }
 
     @Override
-    public Task modelTask() {
-        return Task.EMBEDDING;
+    public ModelTask modelTask() {
+        return ModelTask.EMBEDDING;
     }
 
     @Override
-    public void writeResults(DataStream<InferenceResult> rows, EmbedOptions o, String runId, ModelCard card) {
+    public void writeResults(DataStream<InferenceResult> rows, RunOptions o, String runId, ModelCard card) {
         FileOutputs.writeResults(rows, o, runId);
         KafkaOutputs.writeResults(rows, o, runId);
     }

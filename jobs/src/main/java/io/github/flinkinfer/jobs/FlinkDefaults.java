@@ -44,7 +44,7 @@ public final class FlinkDefaults {
      * provides (with its configuration), else an embedded cluster configured from {@code
      * $FLINK_CONF_DIR} when set; plus our defaults where those leave options unset.
      */
-    public static StreamExecutionEnvironment environment(EmbedOptions o) {
+    public static StreamExecutionEnvironment environment(RunOptions o) {
         StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration base = new Configuration();
         if (probe instanceof LocalStreamEnvironment && System.getenv("FLINK_CONF_DIR") != null) {
@@ -61,7 +61,7 @@ public final class FlinkDefaults {
     }
 
     /** Our settings for the options {@code cluster} leaves unset, and the explicit job options. */
-    public static Configuration defaults(ReadableConfig cluster, EmbedOptions o) {
+    public static Configuration defaults(ReadableConfig cluster, RunOptions o) {
         Configuration conf = new Configuration();
         if (o.runtimeMode != null) {
             conf.set(ExecutionOptions.RUNTIME_MODE, o.runtimeMode);

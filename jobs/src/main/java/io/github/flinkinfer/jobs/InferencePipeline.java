@@ -44,7 +44,7 @@ public final class InferencePipeline {
     private InferencePipeline() {}
 
     /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code options}. */
-    public static void build(StreamExecutionEnvironment env, EmbedOptions options, String runId,
+    public static void build(StreamExecutionEnvironment env, RunOptions options, String runId,
             ModelRuntimeFactory model, InferenceTask task) {
         if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
             KafkaPreflight.check(options, runId);
@@ -66,7 +66,7 @@ public final class InferencePipeline {
 
     /** Adds the job-wide error budget check (one subtask) when a budget is set. */
     public static void enforceErrorBudget(
-            DataStream<ErrorRecord> errors, DataStream<BatchMetrics> metrics, EmbedOptions options) {
+            DataStream<ErrorRecord> errors, DataStream<BatchMetrics> metrics, RunOptions options) {
         ErrorBudget budget = options.errorBudget();
         if (budget.unlimited()) {
             return;
@@ -91,7 +91,7 @@ public final class InferencePipeline {
      */
     public static SingleOutputStreamOperator<InferenceResult> infer(
             DataStream<Document> docs,
-            EmbedOptions options,
+            RunOptions options,
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors) {
@@ -105,13 +105,13 @@ public final class InferencePipeline {
      */
     public static SingleOutputStreamOperator<InferenceResult> infer(
             DataStream<Document> docs,
-            EmbedOptions options,
+            RunOptions options,
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors,
             IndexSteps.Extras extras) {
         DataStream<Document> unique;
-        if (options.duplicates == EmbedOptions.DuplicatePolicy.KEEP_FIRST) {
+        if (options.duplicates == RunOptions.DuplicatePolicy.KEEP_FIRST) {
             SingleOutputStreamOperator<Document> deduped =
                     docs.keyBy(d -> d.id, Types.STRING)
                             .process(new DeduplicateFunction(options.isBatchMode()))

@@ -24,7 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * one.
  *
  * <pre>{@code
- * EmbedOptions o = ...; // parsed by picocli
+ * RunOptions o = ...; // parsed by picocli
  * RunSummary s = InferenceRun.execute(new EmbeddingTask(), o, FlinkDefaults.environment(o));
  * }</pre>
  */
@@ -32,7 +32,7 @@ public final class InferenceRun {
     private InferenceRun() {}
 
     /** Runs {@code task} with the real ONNX runtime; null when submitted detached. */
-    public static RunSummary execute(InferenceTask task, EmbedOptions o, StreamExecutionEnvironment env)
+    public static RunSummary execute(InferenceTask task, RunOptions o, StreamExecutionEnvironment env)
             throws Exception {
         return execute(task, o, env, null);
     }
@@ -41,7 +41,7 @@ public final class InferenceRun {
      * Same, with the model runtime supplied (tests inject faults through it; null = the card's
      * ONNX model with the options' runtime settings).
      */
-    public static RunSummary execute(InferenceTask task, EmbedOptions o, StreamExecutionEnvironment env,
+    public static RunSummary execute(InferenceTask task, RunOptions o, StreamExecutionEnvironment env,
             ModelRuntimeFactory model) throws Exception {
         adoptRuntimeMode(o, env);
         o.validate();
@@ -103,7 +103,7 @@ public final class InferenceRun {
      * Files can be replaced, records published to a Kafka topic cannot: an {@code --overwrite}
      * re-run of a run that wrote topics would give their consumers every record twice.
      */
-    private static void refuseToRepublish(EmbedOptions o, RunOutput out) throws IOException {
+    private static void refuseToRepublish(RunOptions o, RunOutput out) throws IOException {
         if (o.overwrite && o.kafka.writesKafka() && !out.files().isEmpty()) {
             throw new IllegalArgumentException("--overwrite cannot take back what run '" + out.runId()
                     + "' already published to Kafka (--kafka-output-topic/--kafka-errors-topic): a re-run"
@@ -134,7 +134,7 @@ public final class InferenceRun {
     }
 
     private static JobExecutionResult executeWithProgress(
-            StreamExecutionEnvironment env, EmbedOptions o, RunOutput out, String jobName) throws Exception {
+            StreamExecutionEnvironment env, RunOptions o, RunOutput out, String jobName) throws Exception {
         ProgressReporter progress = null;
         if (o.progressSeconds > 0) {
             long total = o.kafka.readsKafka()
@@ -165,7 +165,7 @@ public final class InferenceRun {
     }
 
     /** Without {@code --runtime-mode}, the run takes the mode the environment was configured with. */
-    private static void adoptRuntimeMode(EmbedOptions o, StreamExecutionEnvironment env) {
+    private static void adoptRuntimeMode(RunOptions o, StreamExecutionEnvironment env) {
         if (o.runtimeMode == null) {
             RuntimeExecutionMode configured = env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE);
             o.runtimeMode = configured == RuntimeExecutionMode.STREAMING
@@ -183,7 +183,7 @@ public final class InferenceRun {
         }
     }
 
-    static String referenceName(EmbedOptions o) {
+    static String referenceName(RunOptions o) {
         return o.quality.referenceFor(o.model);
     }
 
@@ -196,13 +196,13 @@ public final class InferenceRun {
         return null;
     }
 
-    private static String article(io.github.flinkinfer.runtime.Task task) {
+    private static String article(io.github.flinkinfer.runtime.ModelTask task) {
         String name = task.name().toLowerCase(Locale.ROOT);
         return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
     /** Prints the summary and where its report is. */
-    public static void print(RunSummary summary, EmbedOptions o, PrintStream console) {
+    public static void print(RunSummary summary, RunOptions o, PrintStream console) {
         summary.print(console);
         console.println("  report             " + RunOutput.of(o.output, summary.runId).report("html"));
     }

@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -22,14 +22,14 @@ public interface InferenceTask {
     String name();
 
     /** The kind of model the task runs. */
-    Task modelTask();
+    ModelTask modelTask();
 
     /** Checks the task's own option combinations; throws IllegalArgumentException. */
-    default void validate(EmbedOptions options, ModelCard card) {}
+    default void validate(RunOptions options, ModelCard card) {}
 
     /** Writes the result rows (every successful item) to the task's outputs. */
-    void writeResults(DataStream<InferenceResult> rows, EmbedOptions options, String runId, ModelCard card);
+    void writeResults(DataStream<InferenceResult> rows, RunOptions options, String runId, ModelCard card);
 
     /** Adds task-specific totals from the finished job to the summary. */
-    default void summarize(RunSummary summary, JobExecutionResult result, EmbedOptions options) {}
+    default void summarize(RunSummary summary, JobExecutionResult result, RunOptions options) {}
 }

@@ -30,7 +30,7 @@ final class RunInfo {
 
     private RunInfo() {}
 
-    static Map<String, Object> of(EmbedOptions o, ModelCard card, String runId) {
+    static Map<String, Object> of(RunOptions o, ModelCard card, String runId) {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("runId", runId);
         // written just before the job is submitted: time 0 of the report's time line
@@ -59,7 +59,7 @@ final class RunInfo {
     }
 
     /** Every option of the command with its value; secret-looking ones redacted. */
-    static Map<String, Object> settings(EmbedOptions o) {
+    static Map<String, Object> settings(RunOptions o) {
         Map<String, Object> settings = new LinkedHashMap<>();
         for (OptionSpec opt : new CommandLine(o).getCommandSpec().options()) {
             String name = opt.longestName();
@@ -76,8 +76,8 @@ final class RunInfo {
      * The default of every option whose value differs from it: what the report shows first (the
      * rest is one click away). Defaults are what the CLI gives with only {@code --output}.
      */
-    static Map<String, Object> changedDefaults(EmbedOptions o) {
-        EmbedOptions plain = new EmbedOptions();
+    static Map<String, Object> changedDefaults(RunOptions o) {
+        RunOptions plain = new RunOptions();
         new CommandLine(plain).setCaseInsensitiveEnumValuesAllowed(true).parseArgs("--output", "");
         Map<String, Object> defaults = settings(plain);
         Map<String, Object> changed = new LinkedHashMap<>();

@@ -60,7 +60,7 @@ class ClusterConfigurationITCase {
                         "--input", input.toString(), "--output", out.toString(), "--run-id", runId,
                         "--parallelism", "2", "--progress-seconds", "0"), java.util.stream.Stream.of(extra))
                         .toArray(String[]::new);
-                EmbedOptions o = Jobs.options(args);
+                RunOptions o = Jobs.options(args);
                 StreamExecutionEnvironment env = FlinkDefaults.environment(o);
                 boolean adaptive = env.getConfiguration().get(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED);
                 EmbeddingJob.run(o, env);

@@ -21,7 +21,7 @@ class EmbeddingJobITCase extends ClusterTestBase {
         Map<String, String> corpus = Corpus.sample(600);
         Path input = writeCorpus(corpus);
         Path out = tmp.resolve("out");
-        EmbedOptions o = Jobs.options(
+        RunOptions o = Jobs.options(
                 "--input", input.toString(), "--output", out.toString(), "--run-id", "it",
                 "--parallelism", "2", "--output-format", "parquet,jsonl");
         RunSummary summary = MiniClusters.embed(o);

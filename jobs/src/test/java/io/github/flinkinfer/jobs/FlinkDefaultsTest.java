@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** Our Flink defaults fill only what the cluster configuration leaves unset. */
 class FlinkDefaultsTest {
-    private static final EmbedOptions PLAIN = Jobs.options("--input", "x", "--output", "y");
+    private static final RunOptions PLAIN = Jobs.options("--input", "x", "--output", "y");
 
     @Test
     void anEmptyClusterConfigurationGetsEveryDefault() {

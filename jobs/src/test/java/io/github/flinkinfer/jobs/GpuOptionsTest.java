@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class GpuOptionsTest {
     private static final String[] BASE = {"--input", "in.jsonl", "--output", "out"};
 
-    private static EmbedOptions options(String... extra) {
+    private static RunOptions options(String... extra) {
         return Jobs.options(BASE, extra);
     }
 
@@ -30,7 +30,7 @@ class GpuOptionsTest {
         RuntimeOptions defaults = options().runtimeOptions();
         assertThat(defaults.cudaMemLimitBytes()).isZero();
         assertThat(defaults.cudaArenaExtendStrategy()).isNull();
-        EmbedOptions o = options("--device", "cuda", "--cuda-mem-limit", "6g",
+        RunOptions o = options("--device", "cuda", "--cuda-mem-limit", "6g",
                 "--cuda-arena-extend-strategy", "same-as-requested");
         o.validate();
         assertThat(o.runtimeOptions().cudaMemLimitBytes()).isEqualTo(6L << 30);

@@ -27,7 +27,7 @@ class ModelTamperTest {
         Files.writeString(card, builtIn.toJson()
                 .replace("classpath:all-minilm-l6-v2-q.onnx", "model.onnx")
                 .replace("classpath:all-minilm-l6-v2-q-tokenizer.json", "tokenizer.json"));
-        EmbedOptions options = Jobs.options("--input", Corpus.SAMPLE.toString(),
+        RunOptions options = Jobs.options("--input", Corpus.SAMPLE.toString(),
                 "--output", dir.resolve("out").toString(), "--model", card.toString());
         assertThat(options.modelCard().name).isEqualTo("all-minilm-l6-v2-q");
 

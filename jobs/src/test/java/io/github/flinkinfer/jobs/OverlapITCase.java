@@ -46,7 +46,7 @@ class OverlapITCase extends ClusterTestBase {
 
     private Path run(Path input, String name, Device reported) throws Exception {
         Path out = tmp.resolve(name);
-        EmbedOptions o = Jobs.options("--input", input.toString(), "--output", out.toString(),
+        RunOptions o = Jobs.options("--input", input.toString(), "--output", out.toString(),
                 "--run-id", name, "--parallelism", "2", "--max-batch-tokens", "512");
         o.validate();
         StreamExecutionEnvironment env =

@@ -37,7 +37,7 @@ class ReportBrowserTest {
         }
         RunSummaryCostTest.write(out.resolve("metrics"), rows);
         RunOutput output = RunOutput.of(out.toString(), "c");
-        EmbedOptions options = Jobs.options("--input", "in.jsonl", "--output", out.toString(),
+        RunOptions options = Jobs.options("--input", "in.jsonl", "--output", out.toString(),
                 "--max-batch-tokens", "4096", "--price-cpu-core-hour", "0.0475");
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("submittedAtMillis", 1_000_000 - 2500);

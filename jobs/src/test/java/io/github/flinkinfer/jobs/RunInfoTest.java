@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class RunInfoTest {
     @Test
     void secretsAreRedactedButSizesAndPricesNamedTokensAreNot() {
-        EmbedOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
+        RunOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
                 "--max-batch-tokens", "4096", "--reference-price-per-1m-tokens", "0.02",
                 "--kafka-property", "sasl.jaas.config=canary-secret-value");
         Map<String, Object> s = RunInfo.settings(o);
@@ -22,7 +22,7 @@ class RunInfoTest {
 
     @Test
     void onlyTheSettingsThatDifferFromTheDefaultsAreListedWithTheirDefault() {
-        EmbedOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
+        RunOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
                 "--max-batch-tokens", "4096", "--overlong", "reject", "--bucket-edges", "16,32,64,128,256,512");
         assertThat(RunInfo.changedDefaults(o)).containsOnlyKeys("--input", "--output", "--max-batch-tokens", "--overlong")
                 .containsEntry("--max-batch-tokens", 2048).containsEntry("--overlong", OverlongPolicy.TRUNCATE)

@@ -34,7 +34,7 @@ class RunLifecycleITCase extends ClusterTestBase {
     }
 
     private RunSummary moderate(String output, String runId, String... extra) throws Exception {
-        EmbedOptions o = Jobs.options(args(output, runId, extra));
+        RunOptions o = Jobs.options(args(output, runId, extra));
         o.model = ModerationJob.DEFAULT_MODEL;
         return ModerationJob.run(o, FlinkDefaults.environment(o));
     }

@@ -130,7 +130,7 @@ class S3OutputITCase extends ClusterTestBase {
         return objects;
     }
 
-    private static EmbedOptions options(String prefix, String runId, String... more) {
+    private static RunOptions options(String prefix, String runId, String... more) {
         List<String> args = new ArrayList<>(List.of("--input", S3.uri(INPUT),
                 "--output", S3.uri(prefix), "--run-id", runId, "--parallelism", "2"));
         args.addAll(List.of(more));

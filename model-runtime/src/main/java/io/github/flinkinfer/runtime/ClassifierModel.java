@@ -45,7 +45,7 @@ public final class ClassifierModel implements ModelRuntime {
 
     /** Verifies every file's checksum and opens the graph(s) on the options' device. */
     public static ClassifierModel load(ModelCard card, RuntimeOptions options) {
-        if (card.task != Task.CLASSIFICATION) {
+        if (card.task != ModelTask.CLASSIFICATION) {
             throw new IllegalArgumentException(
                     "Model '" + card.name + "' has task " + card.task + ", not CLASSIFICATION");
         }

@@ -46,7 +46,7 @@ public final class ModelCard implements Serializable {
 
     public String name;
     public String version;
-    public Task task = Task.EMBEDDING;
+    public ModelTask task = ModelTask.EMBEDDING;
     public ModelFile onnx;
     public ModelFile tokenizer;
     /**
@@ -191,9 +191,9 @@ public final class ModelCard implements Serializable {
             check(maxSequenceLength > 1, "maxSequenceLength: missing (required unless embedding names a"
                     + " base model): the most tokens per input, e.g. 512", problems);
         }
-        check(task != Task.CLASSIFICATION || classification != null,
+        check(task != ModelTask.CLASSIFICATION || classification != null,
                 "classification: missing (required for task CLASSIFICATION): labels and thresholds", problems);
-        check(task == Task.CLASSIFICATION || embedding == null,
+        check(task == ModelTask.CLASSIFICATION || embedding == null,
                 "embedding: only a CLASSIFICATION card names an embedding model", problems);
         if (classification != null) {
             classification.problems().forEach(p -> problems.add("classification." + p));
@@ -219,7 +219,7 @@ public final class ModelCard implements Serializable {
             problems.add("embedding: " + e.getMessage());
             return;
         }
-        if (base.task != Task.EMBEDDING) {
+        if (base.task != ModelTask.EMBEDDING) {
             problems.add("embedding: needs an embedding model, not " + base.task);
             return;
         }

@@ -94,7 +94,7 @@ public final class OnnxModel implements ModelRuntime {
 
     /** Verifies the card's checksums and creates the session. */
     public static OnnxModel load(ModelCard card, RuntimeOptions options) {
-        if (card.task != Task.EMBEDDING) {
+        if (card.task != ModelTask.EMBEDDING) {
             throw new IllegalArgumentException(
                     "Model '" + card.name + "' has task " + card.task
                             + "; this runtime supports embedding models (see ClassifierModel)");
@@ -294,7 +294,7 @@ public final class OnnxModel implements ModelRuntime {
         float[][] vectors = new float[rows][width];
         for (int r = 0; r < rows; r++) {
             out.get(r * width, vectors[r], 0, width);
-            if (card.normalize && card.task == Task.EMBEDDING) {
+            if (card.normalize && card.task == ModelTask.EMBEDDING) {
                 normalize(vectors[r]);
             }
         }

@@ -21,7 +21,7 @@ class ClassifierModelTest {
     @Test
     void builtInSpamFilterChainsEmbeddingAndHead() {
         ModelCard card = ModelCard.resolve("spam-assassin-minilm");
-        assertThat(card.task).isEqualTo(Task.CLASSIFICATION);
+        assertThat(card.task).isEqualTo(ModelTask.CLASSIFICATION);
         assertThat(card.base.name).isEqualTo("all-minilm-l6-v2");
         assertThat(card.tokenizer.sha256()).isEqualTo(card.base.tokenizer.sha256());
         assertThat(card.maxSequenceLength).isEqualTo(128);

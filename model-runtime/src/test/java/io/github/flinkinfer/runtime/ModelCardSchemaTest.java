@@ -62,7 +62,7 @@ class ModelCardSchemaTest {
                 """.formatted(SHA, SHA)));
 
         assertThat(card.pooling).isEqualTo(Pooling.CLS);
-        assertThat(card.task).isEqualTo(Task.EMBEDDING);
+        assertThat(card.task).isEqualTo(ModelTask.EMBEDDING);
         assertThat(card.forInputs(InputKind.QUERY).inputPrefix()).isEqualTo("q: ");
     }
 
@@ -127,7 +127,7 @@ class ModelCardSchemaTest {
         assertThat(documented).isEqualTo(written);
 
         JsonNode props = schema.get("properties");
-        assertThat(upper(props.get("task").get("enum"))).isEqualTo(names(Task.values()));
+        assertThat(upper(props.get("task").get("enum"))).isEqualTo(names(ModelTask.values()));
         assertThat(upper(props.get("pooling").get("enum"))).isEqualTo(names(Pooling.values()));
         assertThat(upper(props.get("classification").get("properties").get("activation").get("enum")))
                 .isEqualTo(names(Classification.Activation.values()));

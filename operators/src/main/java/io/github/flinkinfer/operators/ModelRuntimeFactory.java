@@ -6,7 +6,7 @@ import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import io.github.flinkinfer.runtime.OnnxModel;
 import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import java.io.Serializable;
 
 /**
@@ -32,7 +32,7 @@ public interface ModelRuntimeFactory extends Serializable {
     record Onnx(ModelCard card, RuntimeOptions options) implements ModelRuntimeFactory {
         @Override
         public ModelRuntime open(Device device) {
-            return card.task == Task.CLASSIFICATION
+            return card.task == ModelTask.CLASSIFICATION
                     ? ClassifierModel.load(card, options.withDevice(device))
                     : OnnxModel.load(card, options.withDevice(device));
         }

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.operators;
 
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import java.io.Serializable;
 import java.util.List;
 
@@ -21,7 +21,7 @@ public record QualityGate(ModelRuntimeFactory reference, int samples) implements
     /** Compares one output with the reference's; returns cosine, or 1/0 label agreement. */
     static double compare(ModelRuntime reference, int[] tokenIds, float[] output) {
         float[] ref = reference.infer(List.of(tokenIds)).vectors()[0];
-        if (reference.card().task == Task.CLASSIFICATION) {
+        if (reference.card().task == ModelTask.CLASSIFICATION) {
             return argmax(ref) == argmax(output) ? 1.0 : 0.0;
         }
         return io.github.flinkinfer.runtime.Vectors.cosine(ref, output);

@@ -2,7 +2,7 @@ package io.github.flinkinfer.operators;
 
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 
 /**
  * One subtask's share of the {@link QualityGate} sample: re-runs the first successful items of
@@ -40,7 +40,7 @@ final class QualitySampler implements AutoCloseable {
             m.qualitySum += score;
             m.qualityMin = Math.min(m.qualityMin, score);
         }
-        m.qualityMetric = reference.card().task == Task.CLASSIFICATION ? "label_agreement" : "cosine";
+        m.qualityMetric = reference.card().task == ModelTask.CLASSIFICATION ? "label_agreement" : "cosine";
     }
 
     @Override

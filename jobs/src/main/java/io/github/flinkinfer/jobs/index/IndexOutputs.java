@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.operators.InferenceResult;
@@ -18,7 +18,7 @@ public final class IndexOutputs {
 
     private IndexOutputs() {}
 
-    public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
+    public static void writeResults(DataStream<InferenceResult> results, RunOptions o, String runId) {
         if (o.outputFormats.contains(OutputFormat.OPENSEARCH_BULK)) {
             FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, OutputFormat.OPENSEARCH_BULK,
                     new OpenSearchBulkEncoder(o.index.indexName, o.index.vectorField));
@@ -29,7 +29,7 @@ public final class IndexOutputs {
         }
     }
 
-    public static void writeSkipped(DataStream<SkippedDocument> skipped, EmbedOptions o, String runId) {
+    public static void writeSkipped(DataStream<SkippedDocument> skipped, RunOptions o, String runId) {
         FileOutputs.writeRecords(skipped, o, runId, SKIPPED_DIR);
     }
 }

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
@@ -44,7 +44,7 @@ public final class IndexSteps {
             return all;
         }
 
-        public void writeSkipped(EmbedOptions o, String runId) {
+        public void writeSkipped(RunOptions o, String runId) {
             if (skipped != null) {
                 IndexOutputs.writeSkipped(skipped, o, runId);
             }
@@ -56,7 +56,7 @@ public final class IndexSteps {
      * earlier run are dropped here and their rows carried over; the rest continue.
      */
     public static DataStream<Document> skipUnchanged(
-            DataStream<Document> docs, EmbedOptions o, ModelRuntimeFactory model, Extras extras) {
+            DataStream<Document> docs, RunOptions o, ModelRuntimeFactory model, Extras extras) {
         if (!o.index.incremental()) {
             return docs;
         }
@@ -86,7 +86,7 @@ public final class IndexSteps {
     }
 
     /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */
-    public static void pool(DataStream<InferenceResult> results, EmbedOptions o, Extras extras) {
+    public static void pool(DataStream<InferenceResult> results, RunOptions o, Extras extras) {
         if (o.index.chunking().pooling() == Chunking.Pooling.NONE) {
             return;
         }

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
@@ -24,7 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class FileInputs {
     private FileInputs() {}
 
-    public static ParsedInput read(StreamExecutionEnvironment env, EmbedOptions options) {
+    public static ParsedInput read(StreamExecutionEnvironment env, RunOptions options) {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>();
         DataStream<Document> docs = null;
         for (Map.Entry<InputFormat, List<Path>> e : inputsByFormat(options).entrySet()) {
@@ -36,7 +36,7 @@ public final class FileInputs {
     }
 
     private static SingleOutputStreamOperator<Document> read(
-            StreamExecutionEnvironment env, InputFormat format, List<Path> paths, EmbedOptions o) {
+            StreamExecutionEnvironment env, InputFormat format, List<Path> paths, RunOptions o) {
         Path[] array = paths.toArray(new Path[0]);
         String name = "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
         if (format == InputFormat.PARQUET) {
@@ -64,7 +64,7 @@ public final class FileInputs {
     }
 
     /** Groups the inputs by format: --format, else each file's (or directory's files') extension. */
-    static Map<InputFormat, List<Path>> inputsByFormat(EmbedOptions o) {
+    static Map<InputFormat, List<Path>> inputsByFormat(RunOptions o) {
         Map<InputFormat, List<Path>> byFormat = new LinkedHashMap<>();
         for (String input : o.inputs) {
             InputFormat format = o.format != null ? o.format : guess(input);

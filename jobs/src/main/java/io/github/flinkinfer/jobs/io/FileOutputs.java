@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
@@ -26,7 +26,7 @@ public final class FileOutputs {
 
     private FileOutputs() {}
 
-    public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
+    public static void writeResults(DataStream<InferenceResult> results, RunOptions o, String runId) {
         if (o.outputFormats.contains(OutputFormat.PARQUET)) {
             write(results, o, runId, EMBEDDINGS_DIR, OutputFormat.PARQUET, new EmbeddingParquetWriter());
         }
@@ -36,16 +36,16 @@ public final class FileOutputs {
         io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(results, o, runId);
     }
 
-    public static void writeMetrics(DataStream<BatchMetrics> metrics, EmbedOptions o, String runId) {
+    public static void writeMetrics(DataStream<BatchMetrics> metrics, RunOptions o, String runId) {
         writeRecords(metrics, o, runId, METRICS_DIR);
     }
 
-    public static void writeErrors(DataStream<ErrorRecord> errors, EmbedOptions o, String runId) {
+    public static void writeErrors(DataStream<ErrorRecord> errors, RunOptions o, String runId) {
         writeRecords(errors, o, runId, ERRORS_DIR);
     }
 
     /** A run's own records (metrics, errors, skipped) as JSONL in {@code dir}, sink {@code write-<dir>}. */
-    public static <T> void writeRecords(DataStream<T> records, EmbedOptions o, String runId, String dir) {
+    public static <T> void writeRecords(DataStream<T> records, RunOptions o, String runId, String dir) {
         sink(records, FileSink.forRowFormat(new Path(o.output, dir), new JsonLinesEncoder<T>()), runId,
                 ".jsonl", "write-" + dir);
     }
@@ -54,14 +54,14 @@ public final class FileOutputs {
      * Adds a result output in a row format: {@code <output>/<dir>/part-<run-id>-*<suffix>}, sink
      * {@code write-<dir>-<format>} (also its uid).
      */
-    public static <T> void write(DataStream<T> rows, EmbedOptions o, String runId, String dir,
+    public static <T> void write(DataStream<T> rows, RunOptions o, String runId, String dir,
             OutputFormat format, Encoder<T> encoder) {
         sink(rows, FileSink.forRowFormat(new Path(o.output, dir), encoder), runId, format.suffix(),
                 "write-" + dir + "-" + format.id());
     }
 
     /** Same, for a bulk format (Parquet, CSV with a header): one file per checkpoint or end. */
-    public static <T> void write(DataStream<T> rows, EmbedOptions o, String runId, String dir,
+    public static <T> void write(DataStream<T> rows, RunOptions o, String runId, String dir,
             OutputFormat format, BulkWriter.Factory<T> writer) {
         sink(rows, FileSink.forBulkFormat(new Path(o.output, dir), writer), runId, format.suffix(),
                 "write-" + dir + "-" + format.id());

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -15,18 +15,18 @@ import picocli.CommandLine.ITypeConverter;
  * format is a constant here, its writer, and one {@link FileOutputs#write} call in the task.
  */
 public enum OutputFormat {
-    PARQUET("parquet", ".parquet", Task.EMBEDDING, Task.CLASSIFICATION),
-    JSONL("jsonl", ".jsonl", Task.EMBEDDING, Task.CLASSIFICATION),
+    PARQUET("parquet", ".parquet", ModelTask.EMBEDDING, ModelTask.CLASSIFICATION),
+    JSONL("jsonl", ".jsonl", ModelTask.EMBEDDING, ModelTask.CLASSIFICATION),
     /** OpenSearch / Elasticsearch {@code _bulk} body (docs/search-index.md). */
-    OPENSEARCH_BULK("opensearch-bulk", ".bulk.ndjson", Task.EMBEDDING),
+    OPENSEARCH_BULK("opensearch-bulk", ".bulk.ndjson", ModelTask.EMBEDDING),
     /** CSV for PostgreSQL {@code COPY} into a pgvector column. */
-    PGVECTOR_CSV("pgvector-csv", ".csv", Task.EMBEDDING);
+    PGVECTOR_CSV("pgvector-csv", ".csv", ModelTask.EMBEDDING);
 
     private final String id;
     private final String suffix;
-    private final Set<Task> tasks;
+    private final Set<ModelTask> tasks;
 
-    OutputFormat(String id, String suffix, Task first, Task... more) {
+    OutputFormat(String id, String suffix, ModelTask first, ModelTask... more) {
         this.id = id;
         this.suffix = suffix;
         this.tasks = EnumSet.of(first, more);
@@ -42,12 +42,12 @@ public enum OutputFormat {
         return suffix;
     }
 
-    public boolean supports(Task task) {
+    public boolean supports(ModelTask task) {
         return tasks.contains(task);
     }
 
     /** The formats a task can write, for messages. */
-    public static String namesFor(Task task) {
+    public static String namesFor(ModelTask task) {
         return Arrays.stream(values()).filter(f -> f.supports(task)).map(OutputFormat::id)
                 .collect(Collectors.joining(", "));
     }

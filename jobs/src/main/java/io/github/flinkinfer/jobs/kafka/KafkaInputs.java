@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.Outputs;
@@ -23,7 +23,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public final class KafkaInputs {
     private KafkaInputs() {}
 
-    public static ParsedInput read(StreamExecutionEnvironment env, EmbedOptions o) {
+    public static ParsedInput read(StreamExecutionEnvironment env, RunOptions o) {
         KafkaOptions k = o.kafka;
         KafkaSourceBuilder<KafkaRecord> builder =
                 KafkaSource.<KafkaRecord>builder()

@@ -9,7 +9,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --kafka-*} options of the embedding job (a picocli mixin of {@code EmbedOptions}):
+ * The {@code --kafka-*} options of the embedding job (a picocli mixin of {@code RunOptions}):
  * a bounded topic source, and Kafka sinks next to the file outputs. See docs/kafka.md.
  */
 public class KafkaOptions {

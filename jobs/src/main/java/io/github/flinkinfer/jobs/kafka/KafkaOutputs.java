@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import java.util.Properties;
@@ -21,7 +21,7 @@ import org.apache.flink.util.function.SerializableFunction;
 public final class KafkaOutputs {
     private KafkaOutputs() {}
 
-    public static void writeResults(DataStream<InferenceResult> results, EmbedOptions o, String runId) {
+    public static void writeResults(DataStream<InferenceResult> results, RunOptions o, String runId) {
         write(results, o, runId, "embeddings", r -> r.id);
     }
 
@@ -29,7 +29,7 @@ public final class KafkaOutputs {
      * Writes {@code rows} as JSON values keyed by {@code key} to {@code --kafka-output-topic}, if
      * set; {@code what} names the sink and its transactional id suffix (e.g. {@code verdicts}).
      */
-    public static <T> void write(DataStream<T> rows, EmbedOptions o, String runId, String what,
+    public static <T> void write(DataStream<T> rows, RunOptions o, String runId, String what,
             SerializableFunction<T, String> key) {
         String topic = o.kafka.outputTopic;
         if (topic != null) {
@@ -39,7 +39,7 @@ public final class KafkaOutputs {
         }
     }
 
-    public static void writeErrors(DataStream<ErrorRecord> errors, EmbedOptions o, String runId) {
+    public static void writeErrors(DataStream<ErrorRecord> errors, RunOptions o, String runId) {
         String topic = o.kafka.errorsTopic;
         if (topic != null) {
             SerializableFunction<ErrorRecord, String> key = e -> e.id;
@@ -49,7 +49,7 @@ public final class KafkaOutputs {
         }
     }
 
-    private static <T> KafkaSink<T> sink(EmbedOptions o, String runId, String what, KeyedJsonSerializer<T> ser) {
+    private static <T> KafkaSink<T> sink(RunOptions o, String runId, String what, KeyedJsonSerializer<T> ser) {
         KafkaOptions k = o.kafka;
         Properties props = k.clientProperties();
         KafkaSinkBuilder<T> builder =

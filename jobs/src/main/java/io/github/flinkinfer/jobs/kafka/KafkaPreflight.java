@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
@@ -22,7 +22,7 @@ public final class KafkaPreflight {
 
     private KafkaPreflight() {}
 
-    public static void check(EmbedOptions o, String runId) {
+    public static void check(RunOptions o, String runId) {
         KafkaOptions k = o.kafka;
         Properties client = k.clientProperties();
         LOG.info("Kafka: topics={} pattern={} start={} output={} errors={} guarantee={} client={}",

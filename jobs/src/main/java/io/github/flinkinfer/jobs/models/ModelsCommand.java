@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.models;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFile;
 import io.github.flinkinfer.runtime.ModelFiles;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,7 +54,7 @@ public final class ModelsCommand implements Runnable {
     }
 
     static String[] row(ModelCard card) {
-        boolean classifier = card.task == Task.CLASSIFICATION;
+        boolean classifier = card.task == ModelTask.CLASSIFICATION;
         String dims = classifier
                 ? card.classification.labels.size() + " labels"
                 : card.shape == null ? "?" : String.valueOf(card.shape.hidden);

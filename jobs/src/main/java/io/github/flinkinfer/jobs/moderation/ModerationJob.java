@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.FlinkDefaults;
 import io.github.flinkinfer.jobs.InferenceRun;
 import io.github.flinkinfer.jobs.RunSummary;
@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 public final class ModerationJob implements Callable<Integer> {
     public static final String DEFAULT_MODEL = "spam-assassin-minilm";
 
-    @Mixin EmbedOptions options = new EmbedOptions();
+    @Mixin RunOptions options = new RunOptions();
 
     @picocli.CommandLine.Option(names = "--chunk-verdict", defaultValue = "MEAN",
             description = "With --chunk-size, how a document's windows make one verdict: MEAN (the mean"
@@ -56,12 +56,12 @@ public final class ModerationJob implements Callable<Integer> {
     }
 
     /** Runs the moderation lifecycle ({@link InferenceRun}); null when submitted detached. */
-    public static RunSummary run(EmbedOptions o, StreamExecutionEnvironment env) throws Exception {
+    public static RunSummary run(RunOptions o, StreamExecutionEnvironment env) throws Exception {
         return run(o, DocVerdictFunction.Policy.MEAN, env);
     }
 
     /** As above, with the policy that combines a chunked document's windows. */
-    public static RunSummary run(EmbedOptions o, DocVerdictFunction.Policy chunkVerdict,
+    public static RunSummary run(RunOptions o, DocVerdictFunction.Policy chunkVerdict,
             StreamExecutionEnvironment env) throws Exception {
         return InferenceRun.execute(new ModerationTask(chunkVerdict), o, env);
     }

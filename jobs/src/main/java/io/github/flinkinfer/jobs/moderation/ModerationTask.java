@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.InferenceTask;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.io.FileOutputs;
@@ -9,7 +9,7 @@ import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.Classification;
 import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -43,12 +43,12 @@ public final class ModerationTask implements InferenceTask {
     }
 
     @Override
-    public Task modelTask() {
-        return Task.CLASSIFICATION;
+    public ModelTask modelTask() {
+        return ModelTask.CLASSIFICATION;
     }
 
     @Override
-    public void validate(EmbedOptions o, ModelCard card) {
+    public void validate(RunOptions o, ModelCard card) {
         if (o.index.incremental()
                 || o.index.chunking().pooling() != io.github.flinkinfer.operators.chunk.Chunking.Pooling.NONE) {
             throw new IllegalArgumentException("--previous-output and --doc-pooling are embedding-job"
@@ -57,7 +57,7 @@ public final class ModerationTask implements InferenceTask {
     }
 
     @Override
-    public void writeResults(DataStream<InferenceResult> scored, EmbedOptions o, String runId, ModelCard card) {
+    public void writeResults(DataStream<InferenceResult> scored, RunOptions o, String runId, ModelCard card) {
         DataStream<ModerationResult> verdicts = scored
                 .map(new Classify(card.classification))
                 .returns(TypeInformation.of(ModerationResult.class))
@@ -81,14 +81,14 @@ public final class ModerationTask implements InferenceTask {
     }
 
     @Override
-    public void summarize(RunSummary summary, JobExecutionResult result, EmbedOptions o) {
+    public void summarize(RunSummary summary, JobExecutionResult result, RunOptions o) {
         if (o.index.chunking().enabled()) { // items are windows there; say how many documents
             Object docs = result.getAccumulatorResult(DocVerdictFunction.DOCUMENTS);
             summary.documents = docs instanceof Number n ? n.longValue() : 0L;
         }
     }
 
-    private static void write(DataStream<ModerationResult> results, EmbedOptions o, String runId, String dir) {
+    private static void write(DataStream<ModerationResult> results, RunOptions o, String runId, String dir) {
         for (OutputFormat format : o.outputFormats) {
             switch (format) {
                 case PARQUET -> FileOutputs.write(results, o, runId, dir, format, new ModerationParquetWriter());

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.deploy.DeployFiles.Named;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.util.List;
@@ -77,7 +77,7 @@ class CronJobManifestTest {
         List<String> embed = args.subList(args.indexOf("embed") + 1, args.size()).stream()
                 .map(a -> a.replace("$(RUN_ID)", JOB_NAME)).toList();   // as the kubelet expands it
         assertThat(embed).containsSequence("--run-id", JOB_NAME);
-        EmbedOptions o = Jobs.options(embed.toArray(String[]::new));
+        RunOptions o = Jobs.options(embed.toArray(String[]::new));
         o.validate();
         assertThat(o.runId).isEqualTo(JOB_NAME).matches("[A-Za-z0-9._-]+");
         assertThat(o.index.previousOutput).isEqualTo(o.output);

@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.Main;
 import io.github.flinkinfer.jobs.deploy.DeployFiles.Named;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ class DeployManifestsTest {
                     .parseArgs(job.args().toArray(String[]::new));
             assertThat(parsed.subcommand()).as("%s: args name a subcommand", job).isNotNull();
             CommandSpec options = parsed.subcommand().commandSpec().mixins().get("options");
-            if (options != null && options.userObject() instanceof EmbedOptions o) {
+            if (options != null && options.userObject() instanceof RunOptions o) {
                 o.validate();
                 assertThat(o.parallelism).as("%s: --parallelism = job.parallelism", job)
                         .isEqualTo(job.spec().path("job").path("parallelism").asInt());

@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.kafka.Secrets;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.nio.file.Files;
@@ -66,7 +66,7 @@ class KafkaSecretFilesTest {
     private static Properties clientProperties(Path mount) throws Exception {
         List<String> args = DeployFiles.resource(MANIFEST, "FlinkDeployment").args().stream()
                 .map(a -> a.replace(MOUNT, mount.toString())).toList();
-        EmbedOptions o = Jobs.options(args.subList(1, args.size()).toArray(String[]::new));
+        RunOptions o = Jobs.options(args.subList(1, args.size()).toArray(String[]::new));
         o.validate();
         return o.kafka.clientProperties();
     }

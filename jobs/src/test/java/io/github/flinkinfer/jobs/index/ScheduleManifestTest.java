@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.nio.file.Files;
@@ -41,12 +41,12 @@ class ScheduleManifestTest {
         assertThat(line).contains("deploy/standalone/submit.sh").contains("flock -n");
         assertThat(Files.exists(DIR.resolveSibling("standalone/submit.sh"))).isTrue();
         List<String> words = Arrays.asList(line.substring(0, line.indexOf(">>")).trim().split("\\s+"));
-        EmbedOptions o = checkEmbedArgs(words.subList(words.indexOf("embed") + 1, words.size()));
+        RunOptions o = checkEmbedArgs(words.subList(words.indexOf("embed") + 1, words.size()));
         assertThat(o.runId).as("a timestamp run id per run").isNull();
     }
 
-    static EmbedOptions checkEmbedArgs(List<String> args) {
-        EmbedOptions o = Jobs.options(args.toArray(new String[0]));
+    static RunOptions checkEmbedArgs(List<String> args) {
+        RunOptions o = Jobs.options(args.toArray(new String[0]));
         o.validate();
         assertThat(o.index.previousOutput).isEqualTo(o.output);
         assertThat(o.outputFormats).contains(io.github.flinkinfer.jobs.io.OutputFormat.PARQUET);

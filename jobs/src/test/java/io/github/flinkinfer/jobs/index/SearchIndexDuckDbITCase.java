@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
@@ -24,7 +24,7 @@ class SearchIndexDuckDbITCase extends ClusterTestBase {
     void duckDbReadsTheParquetOutputAndRanksTheQueriedDocumentFirst() throws Exception {
         Map<String, String> corpus = Corpus.sample(100);
         Path out = tmp.resolve("out");
-        EmbedOptions o = Jobs.options(
+        RunOptions o = Jobs.options(
                 "--input", writeCorpus(corpus).toString(),
                 "--output", out.toString(), "--run-id", "duck", "--parallelism", "2");
         MiniClusters.embed(o);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
@@ -57,7 +57,7 @@ class SearchIndexLuceneITCase extends ClusterTestBase {
             corpus.put("long-" + d, String.join(" ", texts.subList(120 + 40 * d, 160 + 40 * d)));
         }
         Path out = tmp.resolve("out");
-        EmbedOptions o = Jobs.options(
+        RunOptions o = Jobs.options(
                 "--input", writeCorpus(corpus).toString(),
                 "--output", out.toString(), "--run-id", "idx", "--parallelism", "2", "--model", MODEL,
                 "--chunk-size", String.valueOf(SIZE), "--chunk-overlap", String.valueOf(OVERLAP),

@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.EmbeddingTask;
 import io.github.flinkinfer.jobs.InferencePipeline;
@@ -57,7 +57,7 @@ class KafkaCheckpointRestartITCase {
         KAFKA.createTopic("cp-corpus", 2);
         KAFKA.produce("cp-corpus", KafkaJobs.corpus("doc", 3_000));
         Path out = tmp.resolve("out");
-        EmbedOptions o = Jobs.options(KafkaJobs.args(
+        RunOptions o = Jobs.options(KafkaJobs.args(
                 KAFKA.bootstrapServers(), "--kafka-topic", "cp-corpus", "--output", out.toString(),
                 "--run-id", "cp", "--kafka-output-topic", "cp-embeddings",
                 "--kafka-errors-topic", "cp-errors", "--kafka-transactional-id-prefix", "cp-it",

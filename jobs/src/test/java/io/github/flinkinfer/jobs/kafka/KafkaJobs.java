@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import java.time.Duration;
@@ -36,7 +36,7 @@ final class KafkaJobs {
         return a;
     }
 
-    static CompletableFuture<RunSummary> startAsync(EmbedOptions o) {
+    static CompletableFuture<RunSummary> startAsync(RunOptions o) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return MiniClusters.embed(o);

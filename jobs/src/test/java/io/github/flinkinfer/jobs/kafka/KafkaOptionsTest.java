@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import org.junit.jupiter.api.Test;
 
@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Test;
 class KafkaOptionsTest {
     private static final String[] BASE = {"--output", "out", "--kafka-bootstrap-servers", "b:9092"};
 
-    private static EmbedOptions options(String... extra) {
+    private static RunOptions options(String... extra) {
         return Jobs.options(BASE, extra);
     }
 
     @Test
     void defaults() {
-        EmbedOptions o = options("--kafka-topic", "a,b");
+        RunOptions o = options("--kafka-topic", "a,b");
         o.validate();
         assertThat(o.kafka.topics).containsExactly("a", "b");
         assertThat(o.kafka.exactlyOnce()).isTrue();

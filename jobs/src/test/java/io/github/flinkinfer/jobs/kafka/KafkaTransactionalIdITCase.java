@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
@@ -50,7 +50,7 @@ class KafkaTransactionalIdITCase extends ClusterTestBase {
             producer.send(new ProducerRecord<>("foreign-topic", "k", "v"));
             producer.commitTransaction();
         }
-        EmbedOptions o = job("mine", tmp.resolve("mine"));
+        RunOptions o = job("mine", tmp.resolve("mine"));
         o.kafka.transactionalIdPrefix = "foreign";
         assertThatThrownBy(() -> KafkaPreflight.check(o, "mine"))
                 .hasMessageContaining("already used on the broker");
@@ -58,14 +58,14 @@ class KafkaTransactionalIdITCase extends ClusterTestBase {
 
     @Test
     void transactionTimeoutAboveTheBrokerMaximumIsRejected() {
-        EmbedOptions o = job("slow", tmp.resolve("slow"));
+        RunOptions o = job("slow", tmp.resolve("slow"));
         o.kafka.transactionalIdPrefix = "slow";
         o.kafka.transactionTimeoutMs = 3_600_000; // Flink's default; stock brokers allow 15 minutes
         assertThatThrownBy(() -> KafkaPreflight.check(o, "slow"))
                 .hasMessageContaining("above the broker's transaction.max.timeout.ms 900000");
     }
 
-    private static EmbedOptions job(String runId, Path out) {
+    private static RunOptions job(String runId, Path out) {
         return Jobs.options(KafkaJobs.args(KAFKA.bootstrapServers(), "--kafka-topic", "tx-corpus",
                 "--output", out.toString(), "--run-id", runId, "--kafka-output-topic", "tx-embeddings",
                 "--kafka-transactional-id-prefix", "shared").toArray(String[]::new));

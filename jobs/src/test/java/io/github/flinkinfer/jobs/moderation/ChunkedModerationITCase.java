@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
@@ -77,7 +77,7 @@ class ChunkedModerationITCase extends ClusterTestBase {
                 "--output", out.toString(), "--run-id", name, "--model", ModerationJob.DEFAULT_MODEL,
                 "--parallelism", "2", "--output-format", "jsonl", "--progress-seconds", "0"));
         args.addAll(List.of(extra));
-        EmbedOptions o = Jobs.options(args.toArray(String[]::new));
+        RunOptions o = Jobs.options(args.toArray(String[]::new));
         var summary = ModerationJob.run(
                 o, policy, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
         assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();

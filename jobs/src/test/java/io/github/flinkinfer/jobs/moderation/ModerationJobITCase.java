@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
@@ -38,7 +38,7 @@ class ModerationJobITCase extends ClusterTestBase {
         Map<String, String> gold = SpamAssassinSplit.labels(heldOut);
         assertThat(gold).hasSize(1209);
         Path out = tmp.resolve("out");
-        EmbedOptions o = Jobs.options(
+        RunOptions o = Jobs.options(
                 "--input", heldOut.toString(), "--output", out.toString(), "--run-id", "heldout",
                 "--model", ModerationJob.DEFAULT_MODEL, "--parallelism", "2",
                 "--output-format", "parquet,jsonl", "--progress-seconds", "0");

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -47,7 +47,7 @@ class ModerationJobTest {
 
     @Test
     void refusesAnEmbeddingModel() {
-        EmbedOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString());
+        RunOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString());
         assertThatThrownBy(() -> ModerationJob.run(o, StreamExecutionEnvironment.getExecutionEnvironment()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("classification model");
@@ -57,7 +57,7 @@ class ModerationJobTest {
     void refusesEmbeddingOnlyOptions() {
         for (String[] extra : new String[][] {
                 {"--doc-pooling", "MEAN"}, {"--previous-output", "old"}, {"--output-format", "pgvector-csv"}}) {
-            EmbedOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString(),
+            RunOptions o = Jobs.options("--input", "x.jsonl", "--output", tmp.toString(),
                     "--model", ModerationJob.DEFAULT_MODEL, "--chunk-size", "64", extra[0], extra[1]);
             assertThatThrownBy(() -> ModerationJob.run(o, StreamExecutionEnvironment.getExecutionEnvironment()))
                     .as(extra[0])

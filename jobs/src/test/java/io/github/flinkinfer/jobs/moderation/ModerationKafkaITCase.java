@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.kafka.KafkaBroker;
@@ -39,7 +39,7 @@ class ModerationKafkaITCase extends ClusterTestBase {
         KAFKA.createTopic("verdicts", 2);
         KAFKA.createTopic("moderation-errors", 1);
         Path out = tmp.resolve("out");
-        EmbedOptions o = Jobs.options(
+        RunOptions o = Jobs.options(
                 "--input", input.toString(), "--output", out.toString(), "--run-id", "kafka",
                 "--model", ModerationJob.DEFAULT_MODEL, "--parallelism", "2", "--output-format", "jsonl",
                 "--progress-seconds", "0", "--kafka-bootstrap-servers", KAFKA.bootstrapServers(),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
@@ -48,7 +48,7 @@ class SqlEmbeddingITCase extends ClusterTestBase {
         SqlEmbedding.Result result = SqlEmbedding.run(input, sqlOut, "all-minilm-l6-v2", 2,
                 Map.of("max-batch-tokens", "8192"));
 
-        EmbedOptions o = Jobs.options("--input", input.toString(), "--output",
+        RunOptions o = Jobs.options("--input", input.toString(), "--output",
                 tmp.resolve("ds").toString(), "--run-id", "ds", "--parallelism", "2");
         MiniClusters.embed(o);
         Map<String, GenericRecord> reference = Outputs.embeddings(tmp.resolve("ds"));

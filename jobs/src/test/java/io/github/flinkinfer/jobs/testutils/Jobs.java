@@ -1,20 +1,20 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import picocli.CommandLine;
 
 /** Builds job options exactly as the CLI parses them. */
 public final class Jobs {
     private Jobs() {}
 
-    public static EmbedOptions options(String... args) {
-        EmbedOptions o = new EmbedOptions();
+    public static RunOptions options(String... args) {
+        RunOptions o = new RunOptions();
         new CommandLine(o).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
         return o;
     }
 
     /** Options from the {@code base} arguments followed by the {@code extra} ones. */
-    public static EmbedOptions options(String[] base, String... extra) {
+    public static RunOptions options(String[] base, String... extra) {
         String[] all = new String[base.length + extra.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(extra, 0, all, base.length, extra.length);

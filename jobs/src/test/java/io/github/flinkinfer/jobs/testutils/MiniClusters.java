@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.jobs.EmbedOptions;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.RunSummary;
 import org.apache.flink.configuration.Configuration;
@@ -28,7 +28,7 @@ public final class MiniClusters {
     }
 
     /** Runs the embedding job on the test cluster exactly as the CLI would. */
-    public static RunSummary embed(EmbedOptions o) throws Exception {
+    public static RunSummary embed(RunOptions o) throws Exception {
         return EmbeddingJob.run(
                 o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
     }

@@ -2,7 +2,7 @@ package io.github.flinkinfer.operators.sql;
 
 import io.github.flinkinfer.runtime.Classification;
 import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.Task;
+import io.github.flinkinfer.runtime.ModelTask;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,11 +30,11 @@ final class OutputColumns implements Serializable {
 
     /** What a column can hold. */
     enum Kind {
-        EMBEDDING("embedding", "ARRAY<FLOAT>", Task.EMBEDDING),
-        LABEL("label", "STRING", Task.CLASSIFICATION),
-        SCORE("score", "FLOAT", Task.CLASSIFICATION),
-        SCORES("scores", "ARRAY<FLOAT>", Task.CLASSIFICATION),
-        FLAGGED("flagged", "BOOLEAN", Task.CLASSIFICATION),
+        EMBEDDING("embedding", "ARRAY<FLOAT>", ModelTask.EMBEDDING),
+        LABEL("label", "STRING", ModelTask.CLASSIFICATION),
+        SCORE("score", "FLOAT", ModelTask.CLASSIFICATION),
+        SCORES("scores", "ARRAY<FLOAT>", ModelTask.CLASSIFICATION),
+        FLAGGED("flagged", "BOOLEAN", ModelTask.CLASSIFICATION),
         TOKEN_COUNT("token_count", "INT", null),
         TRUNCATED("truncated", "BOOLEAN", null),
         ERROR("error", "STRING", null);
@@ -42,9 +42,9 @@ final class OutputColumns implements Serializable {
         final String column;
         final String sqlType;
         /** The task this column needs, or null for any. */
-        final Task task;
+        final ModelTask task;
 
-        Kind(String column, String sqlType, Task task) {
+        Kind(String column, String sqlType, ModelTask task) {
             this.column = column;
             this.sqlType = sqlType;
             this.task = task;
@@ -76,7 +76,7 @@ final class OutputColumns implements Serializable {
      * empty, renames a classifier's labels.
      */
     static OutputColumns of(ResolvedSchema output, ModelCard card, List<String> labels) {
-        Task task = card.task;
+        ModelTask task = card.task;
         List<Kind> kinds = new ArrayList<>();
         boolean hasValue = false;
         for (Column c : output.getColumns()) {
@@ -115,10 +115,10 @@ final class OutputColumns implements Serializable {
             }
             c = renamed;
         }
-        return new OutputColumns(kinds.toArray(new Kind[0]), task == Task.CLASSIFICATION ? c : null);
+        return new OutputColumns(kinds.toArray(new Kind[0]), task == ModelTask.CLASSIFICATION ? c : null);
     }
 
-    private static Kind byName(String name, Task task) {
+    private static Kind byName(String name, ModelTask task) {
         for (Kind k : Kind.values()) {
             if (k.column.equalsIgnoreCase(name)) {
                 return k;
@@ -127,7 +127,7 @@ final class OutputColumns implements Serializable {
         throw new ValidationException("Unknown output column '" + name + "'. " + allowed(task));
     }
 
-    private static String allowed(Task task) {
+    private static String allowed(ModelTask task) {
         List<String> names = new ArrayList<>();
         for (Kind k : Kind.values()) {
             if (k.task == null || k.task == task) {

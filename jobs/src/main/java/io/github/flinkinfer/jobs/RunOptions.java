@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  * by the commands and parsed by tests and the deployment manifests' check, so the CLI, the docs
  * and the manifests cannot drift apart.
  */
-public class EmbedOptions {
+public class RunOptions {
 
     @Option(names = {"-i", "--input"}, split = ",",
             description = "Input files or directories (comma-separated or repeated); or read"

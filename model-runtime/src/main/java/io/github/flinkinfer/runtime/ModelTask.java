@@ -1,7 +1,7 @@
 package io.github.flinkinfer.runtime;
 
 /** What a model computes; decides the post-processing. */
-public enum Task {
+public enum ModelTask {
     EMBEDDING,
     CLASSIFICATION
 }
