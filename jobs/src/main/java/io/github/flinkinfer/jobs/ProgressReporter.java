@@ -101,7 +101,7 @@ final class ProgressReporter implements AutoCloseable {
     }
 
     private static final Pattern WRITER = Pattern.compile(
-            "\\.?part-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-\\d+.*");
+            "\\.?part-.+-(" + RunOutput.WRITER_UUID + ")-\\d+.*");
 
     /** One writer attempt's rows. */
     private static final class Attempt {

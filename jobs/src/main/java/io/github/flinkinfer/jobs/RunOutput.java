@@ -26,6 +26,9 @@ import org.apache.flink.core.fs.Path;
  * {@code report-<run-id>.json|html} and {@code _SUCCESS-<run-id>} at the top.
  */
 public final class RunOutput {
+    /** The uuid FileSink puts in a part file's name: one per writer attempt. */
+    public static final String WRITER_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
     /** The marker of a run whose verdicts all passed. */
     public static final String SUCCESS_PREFIX = "_SUCCESS-";
 
@@ -38,8 +41,7 @@ public final class RunOutput {
         this.runId = runId;
         // FileSink names: <prefix>-<uuid>-<counter><suffix>, in progress: .<name>.inprogress.<uuid>.
         // Matching the uuid keeps run "a" from claiming the files of run "a-2".
-        this.partFile = Pattern.compile("\\.?part-" + Pattern.quote(runId)
-                + "-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\\d+.*");
+        this.partFile = Pattern.compile("\\.?part-" + Pattern.quote(runId) + "-" + WRITER_UUID + "-\\d+.*");
     }
 
     /** The output {@code location} (any scheme, or a path) of run {@code runId}. */
@@ -120,14 +122,20 @@ public final class RunOutput {
      * so only garbage goes.
      */
     public int removeAbandonedInProgress() throws IOException {
-        List<Path> abandoned = new ArrayList<>();
-        for (Path p : files()) {
-            if (p.getName().startsWith(".") && p.getName().contains(".inprogress")) {
-                abandoned.add(p);
-            }
-        }
+        List<Path> abandoned = inProgress();
         delete(abandoned);
         return abandoned.size();
+    }
+
+    /** The run's hidden in-progress part files (of running or killed attempts). */
+    public List<Path> inProgress() throws IOException {
+        List<Path> found = new ArrayList<>();
+        for (Path p : files()) {
+            if (p.getName().startsWith(".") && p.getName().contains(".inprogress")) {
+                found.add(p);
+            }
+        }
+        return found;
     }
 
     /** Every file of this run: part files one level down, and the driver's files at the top. */

@@ -52,7 +52,7 @@ public final class ReportCommand implements Callable<Integer> {
                     settings.path("--quality-reference").asText("the run's fp32 model"), out);
         }
         if (markSuccess) {
-            long inProgress = out.files().stream().filter(p -> p.getName().contains(".inprogress")).count();
+            int inProgress = out.inProgress().size();
             if (inProgress > 0) {
                 throw new IllegalArgumentException(inProgress + " in-progress files of run '" + runId
                         + "' under " + output + ": the job is still running, or attempts of it were"
