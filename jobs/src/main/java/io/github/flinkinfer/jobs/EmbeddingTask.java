@@ -1,8 +1,10 @@
 package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -20,8 +22,8 @@ public final class EmbeddingTask implements InferenceTask {
     }
 
     @Override
-    public void writeResults(DataStream<InferenceResult> rows, RunOptions o, String runId, ModelCard card) {
-        FileOutputs.writeResults(rows, o, runId);
-        KafkaOutputs.writeResults(rows, o, runId);
+    public void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card) {
+        FileOutputs.writeResults(rows, out);
+        KafkaOutputs.writeResults(rows, out);
     }
 }

@@ -1,8 +1,10 @@
 package io.github.flinkinfer.jobs;
 
+import io.github.flinkinfer.jobs.index.IndexSteps;
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.index.IndexSteps;
+import io.github.flinkinfer.jobs.io.InputConfig;
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.kafka.KafkaInputs;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
@@ -38,7 +40,9 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * </pre>
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network. Sources
- * and sinks are chosen from the options; the middle is {@link #infer}.
+ * and sinks are chosen from the options; the middle is {@link #infer}. {@link #build} is the one
+ * place that reads the options: each stage gets its own config record ({@link InputConfig},
+ * {@link InferenceConfig}, {@link OutputConfig}, {@link ErrorBudget}).
  */
 public final class InferencePipeline {
     private InferencePipeline() {}
@@ -46,28 +50,29 @@ public final class InferencePipeline {
     /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code options}. */
     public static void build(StreamExecutionEnvironment env, RunOptions options, String runId,
             ModelRuntimeFactory model, InferenceTask task) {
+        InputConfig in = options.inputConfig();
+        OutputConfig out = options.outputConfig(runId);
         if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
-            KafkaPreflight.check(options, runId);
+            KafkaPreflight.check(options.kafka, runId);
         }
-        ParsedInput input = options.kafka.readsKafka()
-                ? KafkaInputs.read(env, options) : FileInputs.read(env, options);
+        ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         IndexSteps.Extras extras = new IndexSteps.Extras();
+        InferenceConfig config = options.inferenceConfig(model.options());
         SingleOutputStreamOperator<InferenceResult> results =
-                infer(input.documents(), options, runId, model, errors, extras);
-        task.writeResults(extras.allRows(results), options, runId, model.card());
-        extras.writeSkipped(options, runId);
-        FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), options, runId);
+                infer(input.documents(), config, runId, model, errors, extras);
+        task.writeResults(extras.allRows(results), out, config.chunking(), model.card());
+        extras.writeSkipped(out);
+        FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), out);
         DataStream<ErrorRecord> allErrors = union(errors);
-        FileOutputs.writeErrors(allErrors, options, runId);
-        KafkaOutputs.writeErrors(allErrors, options, runId);
-        enforceErrorBudget(allErrors, results.getSideOutput(Outputs.BATCH_METRICS), options);
+        FileOutputs.writeErrors(allErrors, out);
+        KafkaOutputs.writeErrors(allErrors, out);
+        enforceErrorBudget(allErrors, results.getSideOutput(Outputs.BATCH_METRICS), options.errorBudget());
     }
 
     /** Adds the job-wide error budget check (one subtask) when a budget is set. */
     public static void enforceErrorBudget(
-            DataStream<ErrorRecord> errors, DataStream<BatchMetrics> metrics, RunOptions options) {
-        ErrorBudget budget = options.errorBudget();
+            DataStream<ErrorRecord> errors, DataStream<BatchMetrics> metrics, ErrorBudget budget) {
         if (budget.unlimited()) {
             return;
         }
@@ -91,11 +96,11 @@ public final class InferencePipeline {
      */
     public static SingleOutputStreamOperator<InferenceResult> infer(
             DataStream<Document> docs,
-            RunOptions options,
+            InferenceConfig config,
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors) {
-        return infer(docs, options, runId, model, errors, new IndexSteps.Extras());
+        return infer(docs, config, runId, model, errors, new IndexSteps.Extras());
     }
 
     /**
@@ -105,16 +110,16 @@ public final class InferencePipeline {
      */
     public static SingleOutputStreamOperator<InferenceResult> infer(
             DataStream<Document> docs,
-            RunOptions options,
+            InferenceConfig config,
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors,
             IndexSteps.Extras extras) {
         DataStream<Document> unique;
-        if (options.duplicates == RunOptions.DuplicatePolicy.KEEP_FIRST) {
+        if (config.duplicates() == RunOptions.DuplicatePolicy.KEEP_FIRST) {
             SingleOutputStreamOperator<Document> deduped =
                     docs.keyBy(d -> d.id, Types.STRING)
-                            .process(new DeduplicateFunction(options.isBatchMode()))
+                            .process(new DeduplicateFunction(config.batchMode()))
                             .name("deduplicate-ids")
                             .uid("deduplicate-ids");
             errors.add(deduped.getSideOutput(Outputs.ERRORS));
@@ -122,10 +127,10 @@ public final class InferencePipeline {
         } else {
             unique = docs.rebalance();
         }
-        unique = IndexSteps.skipUnchanged(unique, options, model, extras);
+        unique = IndexSteps.skipUnchanged(unique, config, model, extras);
         SingleOutputStreamOperator<TokenizedDocument> tokens =
-                unique.process(new TokenizeFunction(model.card(), model.options(), options.overlong,
-                                options.index.chunking()))
+                unique.process(new TokenizeFunction(model.card(), model.options(), config.overlong(),
+                                config.chunking()))
                         .name("tokenize")
                         .uid("tokenize");
         errors.add(tokens.getSideOutput(Outputs.ERRORS));
@@ -133,14 +138,14 @@ public final class InferencePipeline {
                 tokens.transform(
                                 "batch-and-infer",
                                 TypeInformation.of(InferenceResult.class),
-                                BatchInferenceOperator.builder(model, options.batching(), runId)
-                                        .cost(options.cost.model(options.intraOpThreads))
-                                        .qualityGate(options.quality.gate(model.options(), options.model))
-                                        .overlap(options.overlap)
+                                BatchInferenceOperator.builder(model, config.batching(), runId)
+                                        .cost(config.cost())
+                                        .qualityGate(config.qualityGate())
+                                        .overlap(config.overlap())
                                         .build())
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
-        IndexSteps.pool(results, options, extras);
+        IndexSteps.pool(results, config.chunking(), extras);
         return results;
     }
 

@@ -1,6 +1,8 @@
 package io.github.flinkinfer.jobs;
 
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -27,8 +29,11 @@ public interface InferenceTask {
     /** Checks the task's own option combinations; throws IllegalArgumentException. */
     default void validate(RunOptions options, ModelCard card) {}
 
-    /** Writes the result rows (every successful item) to the task's outputs. */
-    void writeResults(DataStream<InferenceResult> rows, RunOptions options, String runId, ModelCard card);
+    /**
+     * Writes the result rows (every successful item) to the task's outputs; {@code chunking} says
+     * whether an item is a document or one of its token windows.
+     */
+    void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card);
 
     /** Adds task-specific totals from the finished job to the summary. */
     default void summarize(RunSummary summary, JobExecutionResult result, RunOptions options) {}

@@ -274,4 +274,26 @@ public class RunOptions {
         }
         kafka.validate(!isBatchMode(), checkpointIntervalMillis);
     }
+
+    /** What the sources need (FileInputs, KafkaInputs). */
+    public io.github.flinkinfer.jobs.io.InputConfig inputConfig() {
+        return new io.github.flinkinfer.jobs.io.InputConfig(
+                inputs, format, idField, textField, maxRecordBytes, kafka);
+    }
+
+    /** What the sinks of run {@code runId} need (FileOutputs, IndexOutputs, KafkaOutputs, the task's writers). */
+    public io.github.flinkinfer.jobs.io.OutputConfig outputConfig(String runId) {
+        return new io.github.flinkinfer.jobs.io.OutputConfig(
+                output, runId, outputFormats, index.indexName, index.vectorField, kafka);
+    }
+
+    /**
+     * What the shared middle of the dataflow needs (InferencePipeline#infer); {@code runtime} is
+     * the run's model runtime settings, which the quality gate's reference model runs with.
+     */
+    public InferenceConfig inferenceConfig(RuntimeOptions runtime) {
+        return new InferenceConfig(duplicates, isBatchMode(), overlong, index.chunking(),
+                index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
+                quality.gate(runtime, model), overlap);
+    }
 }

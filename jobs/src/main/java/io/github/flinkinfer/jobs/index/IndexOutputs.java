@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.SkippedDocument;
@@ -18,18 +18,18 @@ public final class IndexOutputs {
 
     private IndexOutputs() {}
 
-    public static void writeResults(DataStream<InferenceResult> results, RunOptions o, String runId) {
-        if (o.outputFormats.contains(OutputFormat.OPENSEARCH_BULK)) {
-            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, OutputFormat.OPENSEARCH_BULK,
-                    new OpenSearchBulkEncoder(o.index.indexName, o.index.vectorField));
+    public static void writeResults(DataStream<InferenceResult> results, OutputConfig out) {
+        if (out.formats().contains(OutputFormat.OPENSEARCH_BULK)) {
+            FileOutputs.write(results, out, FileOutputs.EMBEDDINGS_DIR, OutputFormat.OPENSEARCH_BULK,
+                    new OpenSearchBulkEncoder(out.indexName(), out.vectorField()));
         }
-        if (o.outputFormats.contains(OutputFormat.PGVECTOR_CSV)) {
-            FileOutputs.write(results, o, runId, FileOutputs.EMBEDDINGS_DIR, OutputFormat.PGVECTOR_CSV,
+        if (out.formats().contains(OutputFormat.PGVECTOR_CSV)) {
+            FileOutputs.write(results, out, FileOutputs.EMBEDDINGS_DIR, OutputFormat.PGVECTOR_CSV,
                     new PgvectorCsvWriter());
         }
     }
 
-    public static void writeSkipped(DataStream<SkippedDocument> skipped, RunOptions o, String runId) {
-        FileOutputs.writeRecords(skipped, o, runId, SKIPPED_DIR);
+    public static void writeSkipped(DataStream<SkippedDocument> skipped, OutputConfig out) {
+        FileOutputs.writeRecords(skipped, out, SKIPPED_DIR);
     }
 }

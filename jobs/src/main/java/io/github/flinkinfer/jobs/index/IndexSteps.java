@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.InferenceConfig;
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
@@ -44,9 +45,9 @@ public final class IndexSteps {
             return all;
         }
 
-        public void writeSkipped(RunOptions o, String runId) {
+        public void writeSkipped(OutputConfig out) {
             if (skipped != null) {
-                IndexOutputs.writeSkipped(skipped, o, runId);
+                IndexOutputs.writeSkipped(skipped, out);
             }
         }
     }
@@ -56,21 +57,21 @@ public final class IndexSteps {
      * earlier run are dropped here and their rows carried over; the rest continue.
      */
     public static DataStream<Document> skipUnchanged(
-            DataStream<Document> docs, RunOptions o, ModelRuntimeFactory model, Extras extras) {
-        if (!o.index.incremental()) {
+            DataStream<Document> docs, InferenceConfig config, ModelRuntimeFactory model, Extras extras) {
+        if (!config.incremental()) {
             return docs;
         }
-        String runId = PreviousOutput.resolveRunId(o.index.previousOutput, o.index.previousRunId);
-        List<Path> files = runId == null ? List.of() : PreviousOutput.files(o.index.previousOutput, runId);
+        String runId = PreviousOutput.resolveRunId(config.previousOutput(), config.previousRunId());
+        List<Path> files = runId == null ? List.of() : PreviousOutput.files(config.previousOutput(), runId);
         if (files.isEmpty()) {
             LOG.warn("Previous run {} in {} has no Parquet embeddings: every document is inferred",
-                    runId, o.index.previousOutput);
+                    runId, config.previousOutput());
             return docs;
         }
         LOG.info("Reusing unchanged rows of run {} ({} files)", runId, files.size());
         ModelCard card = model.card();
-        Chunking chunking = o.index.chunking();
-        String settings = chunking.fingerprint(model.options().effectiveMaxLength(card), o.overlong);
+        Chunking chunking = config.chunking();
+        String settings = chunking.fingerprint(model.options().effectiveMaxLength(card), config.overlong());
         DataStream<InferenceResult> previous = PreviousOutput.read(docs.getExecutionEnvironment(), files);
         SingleOutputStreamOperator<Document> changed =
                 docs.keyBy(d -> d.id, Types.STRING)
@@ -86,8 +87,8 @@ public final class IndexSteps {
     }
 
     /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */
-    public static void pool(DataStream<InferenceResult> results, RunOptions o, Extras extras) {
-        if (o.index.chunking().pooling() == Chunking.Pooling.NONE) {
+    public static void pool(DataStream<InferenceResult> results, Chunking chunking, Extras extras) {
+        if (chunking.pooling() == Chunking.Pooling.NONE) {
             return;
         }
         extras.rows.add(results.keyBy(r -> r.chunk.docId, Types.STRING)

@@ -1,6 +1,5 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
@@ -20,15 +19,19 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
  * the reading subtask; one source per format.
+ *
+ * <pre>{@code
+ * ParsedInput input = FileInputs.read(env, options.inputConfig());
+ * }</pre>
  */
 public final class FileInputs {
     private FileInputs() {}
 
-    public static ParsedInput read(StreamExecutionEnvironment env, RunOptions options) {
+    public static ParsedInput read(StreamExecutionEnvironment env, InputConfig in) {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>();
         DataStream<Document> docs = null;
-        for (Map.Entry<InputFormat, List<Path>> e : inputsByFormat(options).entrySet()) {
-            SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), options);
+        for (Map.Entry<InputFormat, List<Path>> e : inputsByFormat(in).entrySet()) {
+            SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in);
             errors.add(parsed.getSideOutput(Outputs.ERRORS));
             docs = docs == null ? parsed : docs.union(parsed);
         }
@@ -36,38 +39,38 @@ public final class FileInputs {
     }
 
     private static SingleOutputStreamOperator<Document> read(
-            StreamExecutionEnvironment env, InputFormat format, List<Path> paths, RunOptions o) {
+            StreamExecutionEnvironment env, InputFormat format, List<Path> paths, InputConfig in) {
         Path[] array = paths.toArray(new Path[0]);
         String name = "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
         if (format == InputFormat.PARQUET) {
             DataStream<GenericRecord> rows =
                     env.fromSource(
                             FileSource.forRecordStreamFormat(
-                                            ParquetInput.format(o.idField, o.textField), array)
+                                            ParquetInput.format(in.idField(), in.textField()), array)
                                     .build(),
                             WatermarkStrategy.noWatermarks(),
                             name);
-            return rows.process(new ParquetInput.ToDocument(o.idField, o.textField))
+            return rows.process(new ParquetInput.ToDocument(in.idField(), in.textField()))
                     .name("parse-parquet")
                     .uid("parse-parquet");
         }
         LineFormat records = format == InputFormat.CSV
-                ? LineFormat.csvRecords(o.maxRecordBytes) : new LineFormat(o.maxRecordBytes);
+                ? LineFormat.csvRecords(in.maxRecordBytes()) : new LineFormat(in.maxRecordBytes());
         DataStream<RawLine> lines =
                 env.fromSource(
                         FileSource.forBulkFileFormat(records, array).build(),
                         WatermarkStrategy.noWatermarks(),
                         name);
-        return lines.process(new RecordParser(format, o.idField, o.textField, o.maxRecordBytes))
+        return lines.process(new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))
                 .name("parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
                 .uid("parse-" + format.name().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** Groups the inputs by format: --format, else each file's (or directory's files') extension. */
-    static Map<InputFormat, List<Path>> inputsByFormat(RunOptions o) {
+    static Map<InputFormat, List<Path>> inputsByFormat(InputConfig in) {
         Map<InputFormat, List<Path>> byFormat = new LinkedHashMap<>();
-        for (String input : o.inputs) {
-            InputFormat format = o.format != null ? o.format : guess(input);
+        for (String input : in.files()) {
+            InputFormat format = in.format() != null ? in.format() : guess(input);
             byFormat.computeIfAbsent(format, f -> new ArrayList<>()).add(new Path(input));
         }
         if (byFormat.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
@@ -18,6 +17,10 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
  * {@code embeddings/} (Parquet and/or JSONL), {@code metrics/} and {@code errors/} (JSONL), all
  * named {@code part-<run-id>-...}. {@link #write} is the one way every task and index format
  * adds a part-file output.
+ *
+ * <pre>{@code
+ * FileOutputs.writeResults(results, options.outputConfig(runId));
+ * }</pre>
  */
 public final class FileOutputs {
     public static final String EMBEDDINGS_DIR = "embeddings";
@@ -26,45 +29,45 @@ public final class FileOutputs {
 
     private FileOutputs() {}
 
-    public static void writeResults(DataStream<InferenceResult> results, RunOptions o, String runId) {
-        if (o.outputFormats.contains(OutputFormat.PARQUET)) {
-            write(results, o, runId, EMBEDDINGS_DIR, OutputFormat.PARQUET, new EmbeddingParquetWriter());
+    public static void writeResults(DataStream<InferenceResult> results, OutputConfig out) {
+        if (out.formats().contains(OutputFormat.PARQUET)) {
+            write(results, out, EMBEDDINGS_DIR, OutputFormat.PARQUET, new EmbeddingParquetWriter());
         }
-        if (o.outputFormats.contains(OutputFormat.JSONL)) {
-            write(results, o, runId, EMBEDDINGS_DIR, OutputFormat.JSONL, new JsonLinesEncoder<>());
+        if (out.formats().contains(OutputFormat.JSONL)) {
+            write(results, out, EMBEDDINGS_DIR, OutputFormat.JSONL, new JsonLinesEncoder<>());
         }
-        io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(results, o, runId);
+        io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(results, out);
     }
 
-    public static void writeMetrics(DataStream<BatchMetrics> metrics, RunOptions o, String runId) {
-        writeRecords(metrics, o, runId, METRICS_DIR);
+    public static void writeMetrics(DataStream<BatchMetrics> metrics, OutputConfig out) {
+        writeRecords(metrics, out, METRICS_DIR);
     }
 
-    public static void writeErrors(DataStream<ErrorRecord> errors, RunOptions o, String runId) {
-        writeRecords(errors, o, runId, ERRORS_DIR);
+    public static void writeErrors(DataStream<ErrorRecord> errors, OutputConfig out) {
+        writeRecords(errors, out, ERRORS_DIR);
     }
 
     /** A run's own records (metrics, errors, skipped) as JSONL in {@code dir}, sink {@code write-<dir>}. */
-    public static <T> void writeRecords(DataStream<T> records, RunOptions o, String runId, String dir) {
-        sink(records, FileSink.forRowFormat(new Path(o.output, dir), new JsonLinesEncoder<T>()), runId,
-                ".jsonl", "write-" + dir);
+    public static <T> void writeRecords(DataStream<T> records, OutputConfig out, String dir) {
+        sink(records, FileSink.forRowFormat(new Path(out.directory(), dir), new JsonLinesEncoder<T>()),
+                out.runId(), ".jsonl", "write-" + dir);
     }
 
     /**
      * Adds a result output in a row format: {@code <output>/<dir>/part-<run-id>-*<suffix>}, sink
      * {@code write-<dir>-<format>} (also its uid).
      */
-    public static <T> void write(DataStream<T> rows, RunOptions o, String runId, String dir,
-            OutputFormat format, Encoder<T> encoder) {
-        sink(rows, FileSink.forRowFormat(new Path(o.output, dir), encoder), runId, format.suffix(),
-                "write-" + dir + "-" + format.id());
+    public static <T> void write(DataStream<T> rows, OutputConfig out, String dir, OutputFormat format,
+            Encoder<T> encoder) {
+        sink(rows, FileSink.forRowFormat(new Path(out.directory(), dir), encoder), out.runId(),
+                format.suffix(), "write-" + dir + "-" + format.id());
     }
 
     /** Same, for a bulk format (Parquet, CSV with a header): one file per checkpoint or end. */
-    public static <T> void write(DataStream<T> rows, RunOptions o, String runId, String dir,
-            OutputFormat format, BulkWriter.Factory<T> writer) {
-        sink(rows, FileSink.forBulkFormat(new Path(o.output, dir), writer), runId, format.suffix(),
-                "write-" + dir + "-" + format.id());
+    public static <T> void write(DataStream<T> rows, OutputConfig out, String dir, OutputFormat format,
+            BulkWriter.Factory<T> writer) {
+        sink(rows, FileSink.forBulkFormat(new Path(out.directory(), dir), writer), out.runId(),
+                format.suffix(), "write-" + dir + "-" + format.id());
     }
 
     private static <T> void sink(DataStream<T> rows, FileSink.DefaultRowFormatBuilder<T> builder,

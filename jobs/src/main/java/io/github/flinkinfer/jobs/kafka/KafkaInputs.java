@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.io.InputConfig;
 import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.Outputs;
@@ -17,21 +17,21 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * (records produced later are not read), parsed in the reading subtask.
  *
  * <pre>{@code
- * ParsedInput input = KafkaInputs.read(env, options);
+ * ParsedInput input = KafkaInputs.read(env, options.inputConfig());
  * }</pre>
  */
 public final class KafkaInputs {
     private KafkaInputs() {}
 
-    public static ParsedInput read(StreamExecutionEnvironment env, RunOptions o) {
-        KafkaOptions k = o.kafka;
+    public static ParsedInput read(StreamExecutionEnvironment env, InputConfig in) {
+        KafkaOptions k = in.kafka();
         KafkaSourceBuilder<KafkaRecord> builder =
                 KafkaSource.<KafkaRecord>builder()
                         .setProperties(k.clientProperties())
                         .setGroupId(k.groupId)
                         .setStartingOffsets(StartingOffsets.parse(k.startingOffsets))
                         .setBounded(OffsetsInitializer.latest())
-                        .setDeserializer(new KafkaRecordDeserializer(o.maxRecordBytes));
+                        .setDeserializer(new KafkaRecordDeserializer(in.maxRecordBytes()));
         if (k.topicPattern != null) {
             builder.setTopicPattern(k.pattern());
         } else {
@@ -42,7 +42,7 @@ public final class KafkaInputs {
         SingleOutputStreamOperator<Document> parsed =
                 env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "read-kafka")
                         .uid("read-kafka")
-                        .process(new KafkaRecordParser(o.idField, o.textField, o.maxRecordBytes))
+                        .process(new KafkaRecordParser(in.idField(), in.textField(), in.maxRecordBytes()))
                         .name("parse-kafka")
                         .uid("parse-kafka");
         return new ParsedInput(parsed, List.of(parsed.getSideOutput(Outputs.ERRORS)));

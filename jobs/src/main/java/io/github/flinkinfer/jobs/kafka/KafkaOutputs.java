@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import java.util.Properties;
@@ -15,42 +15,42 @@ import org.apache.flink.util.function.SerializableFunction;
  * prefix ({@code <prefix>-embeddings} or {@code <prefix>-verdicts}, {@code <prefix>-errors}) and a {@code transaction.timeout.ms} below the broker's maximum.
  *
  * <pre>{@code
- * KafkaOutputs.writeResults(results, options, runId);
+ * KafkaOutputs.writeResults(results, options.outputConfig(runId));
  * }</pre>
  */
 public final class KafkaOutputs {
     private KafkaOutputs() {}
 
-    public static void writeResults(DataStream<InferenceResult> results, RunOptions o, String runId) {
-        write(results, o, runId, "embeddings", r -> r.id);
+    public static void writeResults(DataStream<InferenceResult> results, OutputConfig out) {
+        write(results, out, "embeddings", r -> r.id);
     }
 
     /**
      * Writes {@code rows} as JSON values keyed by {@code key} to {@code --kafka-output-topic}, if
      * set; {@code what} names the sink and its transactional id suffix (e.g. {@code verdicts}).
      */
-    public static <T> void write(DataStream<T> rows, RunOptions o, String runId, String what,
+    public static <T> void write(DataStream<T> rows, OutputConfig out, String what,
             SerializableFunction<T, String> key) {
-        String topic = o.kafka.outputTopic;
+        String topic = out.kafka().outputTopic;
         if (topic != null) {
-            rows.sinkTo(sink(o, runId, what, new KeyedJsonSerializer<>(topic, key)))
+            rows.sinkTo(sink(out, what, new KeyedJsonSerializer<>(topic, key)))
                     .name("write-" + what + "-kafka")
                     .uid("write-" + what + "-kafka");
         }
     }
 
-    public static void writeErrors(DataStream<ErrorRecord> errors, RunOptions o, String runId) {
-        String topic = o.kafka.errorsTopic;
+    public static void writeErrors(DataStream<ErrorRecord> errors, OutputConfig out) {
+        String topic = out.kafka().errorsTopic;
         if (topic != null) {
             SerializableFunction<ErrorRecord, String> key = e -> e.id;
-            errors.sinkTo(sink(o, runId, "errors", new KeyedJsonSerializer<>(topic, key)))
+            errors.sinkTo(sink(out, "errors", new KeyedJsonSerializer<>(topic, key)))
                     .name("write-errors-kafka")
                     .uid("write-errors-kafka");
         }
     }
 
-    private static <T> KafkaSink<T> sink(RunOptions o, String runId, String what, KeyedJsonSerializer<T> ser) {
-        KafkaOptions k = o.kafka;
+    private static <T> KafkaSink<T> sink(OutputConfig out, String what, KeyedJsonSerializer<T> ser) {
+        KafkaOptions k = out.kafka();
         Properties props = k.clientProperties();
         KafkaSinkBuilder<T> builder =
                 KafkaSink.<T>builder()
@@ -59,7 +59,7 @@ public final class KafkaOutputs {
                         .setDeliveryGuarantee(k.deliveryGuarantee)
                         .setRecordSerializer(ser);
         if (k.exactlyOnce()) {
-            builder.setTransactionalIdPrefix(k.transactionalIdPrefix(runId) + "-" + what)
+            builder.setTransactionalIdPrefix(k.transactionalIdPrefix(out.runId()) + "-" + what)
                     .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeoutMs));
         }
         return builder.build();

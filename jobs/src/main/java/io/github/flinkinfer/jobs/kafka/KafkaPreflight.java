@@ -1,6 +1,5 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.RunOptions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
@@ -22,8 +21,7 @@ public final class KafkaPreflight {
 
     private KafkaPreflight() {}
 
-    public static void check(RunOptions o, String runId) {
-        KafkaOptions k = o.kafka;
+    public static void check(KafkaOptions k, String runId) {
         Properties client = k.clientProperties();
         LOG.info("Kafka: topics={} pattern={} start={} output={} errors={} guarantee={} client={}",
                 k.topics, k.topicPattern, k.startingOffsets, k.outputTopic, k.errorsTopic,

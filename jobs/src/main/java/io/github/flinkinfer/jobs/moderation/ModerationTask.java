@@ -4,9 +4,11 @@ import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.InferenceTask;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.Classification;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
@@ -57,13 +59,14 @@ public final class ModerationTask implements InferenceTask {
     }
 
     @Override
-    public void writeResults(DataStream<InferenceResult> scored, RunOptions o, String runId, ModelCard card) {
+    public void writeResults(DataStream<InferenceResult> scored, OutputConfig out, Chunking chunking,
+            ModelCard card) {
         DataStream<ModerationResult> verdicts = scored
                 .map(new Classify(card.classification))
                 .returns(TypeInformation.of(ModerationResult.class))
                 .name("classify")
                 .uid("classify");
-        if (o.index.chunking().enabled()) { // one verdict per document from its windows
+        if (chunking.enabled()) { // one verdict per document from its windows
             verdicts = verdicts
                     .keyBy(r -> r.docId != null ? r.docId : r.id, Types.STRING)
                     .process(new DocVerdictFunction(card.classification, chunkVerdict))
@@ -75,9 +78,9 @@ public final class ModerationTask implements InferenceTask {
                 .filter(r -> r.flagged)
                 .name("flagged")
                 .uid("flagged");
-        write(verdicts, o, runId, RESULTS_DIR);
-        write(flagged, o, runId, FLAGGED_DIR);
-        KafkaOutputs.write(verdicts, o, runId, "verdicts", r -> r.id);
+        write(verdicts, out, RESULTS_DIR);
+        write(flagged, out, FLAGGED_DIR);
+        KafkaOutputs.write(verdicts, out, "verdicts", r -> r.id);
     }
 
     @Override
@@ -88,11 +91,11 @@ public final class ModerationTask implements InferenceTask {
         }
     }
 
-    private static void write(DataStream<ModerationResult> results, RunOptions o, String runId, String dir) {
-        for (OutputFormat format : o.outputFormats) {
+    private static void write(DataStream<ModerationResult> results, OutputConfig out, String dir) {
+        for (OutputFormat format : out.formats()) {
             switch (format) {
-                case PARQUET -> FileOutputs.write(results, o, runId, dir, format, new ModerationParquetWriter());
-                case JSONL -> FileOutputs.write(results, o, runId, dir, format, new ModerationJsonEncoder());
+                case PARQUET -> FileOutputs.write(results, out, dir, format, new ModerationParquetWriter());
+                case JSONL -> FileOutputs.write(results, out, dir, format, new ModerationJsonEncoder());
                 default -> throw new IllegalArgumentException("moderate cannot write " + format);
             }
         }
