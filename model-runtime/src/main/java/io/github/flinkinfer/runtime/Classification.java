@@ -53,39 +53,17 @@ public final class Classification implements Serializable {
 
     /** Turns one row of graph outputs into scores, in place; returns it. */
     public float[] scores(float[] logits) {
-        if (logits.length != labels.size()) {
-            throw new IllegalStateException(
-                    "Classifier output has " + logits.length + " columns but the card names "
-                            + labels.size() + " labels " + labels);
-        }
-        switch (effectiveActivation()) {
-            case SOFTMAX:
-                softmax(logits);
-                break;
-            case SIGMOID:
-                for (int i = 0; i < logits.length; i++) {
-                    logits[i] = (float) (1.0 / (1.0 + Math.exp(-logits[i])));
-                }
-                break;
-            default:
-                break;
-        }
+        requireColumns(logits.length);
+        PostProcessing.activation(this).apply(new ModelOutput.Vectors(new float[][] {logits}));
         return logits;
     }
 
-    static void softmax(float[] v) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (float x : v) {
-            max = Math.max(max, x);
-        }
-        double sum = 0;
-        double[] e = new double[v.length];
-        for (int i = 0; i < v.length; i++) {
-            e[i] = Math.exp(v[i] - max);
-            sum += e[i];
-        }
-        for (int i = 0; i < v.length; i++) {
-            v[i] = (float) (e[i] / sum);
+    /** Fails unless a classifier output row has one column per label. */
+    void requireColumns(int columns) {
+        if (columns != labels.size()) {
+            throw new IllegalStateException(
+                    "Classifier output has " + columns + " columns but the card names "
+                            + labels.size() + " labels " + labels);
         }
     }
 
