@@ -1,5 +1,9 @@
 package io.github.flinkinfer.runtime;
 
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
+import io.github.flinkinfer.runtime.postprocess.Sigmoid;
+import io.github.flinkinfer.runtime.postprocess.Softmax;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,10 +55,22 @@ public final class Classification implements Serializable {
         return multiLabel ? Activation.SIGMOID : Activation.SOFTMAX;
     }
 
+    /** The step that turns logits into scores: softmax, sigmoid, or none. */
+    public PostProcessing activationSteps() {
+        switch (effectiveActivation()) {
+            case SOFTMAX:
+                return PostProcessing.of(new Softmax());
+            case SIGMOID:
+                return PostProcessing.of(new Sigmoid());
+            default:
+                return PostProcessing.of();
+        }
+    }
+
     /** Turns one row of graph outputs into scores, in place; returns it. */
     public float[] scores(float[] logits) {
         requireColumns(logits.length);
-        PostProcessing.activation(this).apply(new ModelOutput.Vectors(new float[][] {logits}));
+        activationSteps().apply(new ModelOutput.Vectors(new float[][] {logits}));
         return logits;
     }
 

@@ -6,6 +6,8 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.Set;
 /**
  * A {@link ModelTask#CLASSIFICATION} model behind {@link ModelRuntime}: returns one row of scores
  * per input, in the order of the card's labels (softmax, sigmoid or as-is, see {@link
- * Classification} and {@link PostProcessing#activation}). Two shapes:
+ * Classification} and {@link Classification#activationSteps}). Two shapes:
  *
  * <ul>
  *   <li><b>embed → head</b> (card names an {@code embedding}): the base model's pooled,
@@ -42,7 +44,7 @@ public final class ClassifierModel implements ModelRuntime {
     private ClassifierModel(ModelCard card, OnnxModel encoder, OrtSession head) {
         this.card = card;
         this.classes = card.classification;
-        this.activation = PostProcessing.activation(classes);
+        this.activation = classes.activationSteps();
         this.encoder = encoder;
         this.head = head;
     }
@@ -54,7 +56,7 @@ public final class ClassifierModel implements ModelRuntime {
                     "Model '" + card.name + "' has task " + card.task + ", not CLASSIFICATION");
         }
         if (card.base == null) {
-            return new ClassifierModel(card, OnnxModel.open(card, options, PostProcessing.forCard(card)), null);
+            return new ClassifierModel(card, OnnxModel.open(card, options, card.postProcessing()), null);
         }
         byte[] headBytes = ModelFiles.readVerified(card, card.onnx);
         OnnxModel encoder = OnnxModel.load(card.base, options);

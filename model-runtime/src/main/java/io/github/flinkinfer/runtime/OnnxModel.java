@@ -4,6 +4,8 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.util.HashMap;
@@ -104,7 +106,7 @@ public final class OnnxModel implements ModelRuntime {
 
     /** Verifies the card's checksums and creates the session; the card picks the post-processing. */
     public static OnnxModel load(ModelCard card, RuntimeOptions options) {
-        return load(card, options, PostProcessing.forCard(card));
+        return load(card, options, card.postProcessing());
     }
 
     /** Like {@link #load(ModelCard, RuntimeOptions)} with other post-processing steps. */

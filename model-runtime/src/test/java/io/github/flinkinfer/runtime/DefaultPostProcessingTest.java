@@ -2,6 +2,9 @@ package io.github.flinkinfer.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
+import io.github.flinkinfer.runtime.postprocess.PostProcessor;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +38,7 @@ class DefaultPostProcessingTest {
         RuntimeOptions options = RuntimeOptions.defaults();
         RawCapture capture = new RawCapture();
         List<PostProcessor> steps = new ArrayList<>(List.of(capture));
-        steps.addAll(PostProcessing.forCard(card).steps());
+        steps.addAll(card.postProcessing().steps());
         List<String> texts = SampleTexts.texts(6);
         try (TextTokenizer tokenizer = TextTokenizer.load(card, options);
                 OnnxModel byDefault = OnnxModel.load(card, options);
@@ -44,7 +47,7 @@ class DefaultPostProcessingTest {
             float[][] expected = byDefault.infer(batch).vectors();
             float[][] actual = capturing.infer(batch).vectors();
 
-            assertThat(byDefault.postProcessing()).hasToString(PostProcessing.forCard(card).toString());
+            assertThat(byDefault.postProcessing()).hasToString(card.postProcessing().toString());
             assertThat(batch.stream().mapToInt(ids -> ids.length).distinct().count())
                     .as("mixed lengths, so padding is in play").isGreaterThan(1);
             float[][] previous = previousPooling(capture.raw, card);

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 import java.nio.FloatBuffer;
 

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /** Takes each input's first token vector ([CLS]), the sentence vector bge was trained with. */
 public final class ClsPooling extends PoolingStep {

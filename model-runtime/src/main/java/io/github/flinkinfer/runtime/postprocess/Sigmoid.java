@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /** Turns each logit into an independent probability (multi-label classifiers). */
 public final class Sigmoid extends VectorStep {

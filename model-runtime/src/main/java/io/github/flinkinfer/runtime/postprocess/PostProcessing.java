@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,7 +6,8 @@ import java.util.stream.Collectors;
 
 /**
  * The {@link PostProcessor} steps that turn a graph's output into one vector per input, run in
- * order. The model card picks the default ({@link #forCard}); a caller may give its own list.
+ * order. The model card picks the default ({@code ModelCard.postProcessing()}); a caller may
+ * give its own list.
  *
  * <pre>{@code
  * OnnxModel cls = OnnxModel.load(card, options, PostProcessing.of(new ClsPooling(), new L2Normalize()));
@@ -27,31 +28,11 @@ public final class PostProcessing {
         return new PostProcessing(steps);
     }
 
-    /**
-     * The card's pipeline: its pooling; then L2 normalization for an embedding model whose card
-     * asks for it, or the activation for a single-graph classifier.
-     */
-    public static PostProcessing forCard(ModelCard card) {
-        List<PostProcessor> steps = new ArrayList<>(3);
-        steps.add(card.pooling == Pooling.CLS ? new ClsPooling() : new MeanPooling());
-        if (card.task == ModelTask.CLASSIFICATION) {
-            steps.addAll(activation(card.classification).steps);
-        } else if (card.normalize) {
-            steps.add(new L2Normalize());
-        }
-        return new PostProcessing(steps);
-    }
-
-    /** How a classifier's logits become scores: softmax, sigmoid, or none (see the card). */
-    public static PostProcessing activation(Classification classes) {
-        switch (classes.effectiveActivation()) {
-            case SOFTMAX:
-                return of(new Softmax());
-            case SIGMOID:
-                return of(new Sigmoid());
-            default:
-                return of();
-        }
+    /** This pipeline, then {@code more}'s steps. */
+    public PostProcessing then(PostProcessing more) {
+        List<PostProcessor> all = new ArrayList<>(steps);
+        all.addAll(more.steps);
+        return new PostProcessing(all);
     }
 
     /** Runs the steps; the last one must leave one vector per input. */

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /** Scales each vector to unit length (a zero vector stays zero), so a dot product is the cosine. */
 public final class L2Normalize extends VectorStep {

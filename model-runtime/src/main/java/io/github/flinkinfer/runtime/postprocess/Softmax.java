@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /** Turns a row of logits into probabilities that sum to 1 (single-label classifiers). */
 public final class Softmax extends VectorStep {

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /** A {@link PostProcessor} that changes each pooled vector on its own, in place. */
 public abstract class VectorStep implements PostProcessor {

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /**
  * One step after the session run: pools token vectors ({@link MeanPooling}, {@link ClsPooling})

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.runtime;
+package io.github.flinkinfer.runtime.postprocess;
 
 /**
  * A {@link PostProcessor} that turns each input's token vectors into one vector. Output a graph
