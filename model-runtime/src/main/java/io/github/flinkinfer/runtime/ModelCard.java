@@ -258,7 +258,8 @@ public final class ModelCard implements Serializable {
      * embedding model with {@link #normalize}, or the activation of a single-graph classifier.
      */
     public PostProcessing postProcessing() {
-        PostProcessing pooled = PostProcessing.of(pooling == Pooling.CLS ? new ClsPooling() : new MeanPooling());
+        PostProcessing pooled =
+                PostProcessing.of(pooling == Pooling.CLS ? new ClsPooling() : new MeanPooling());
         if (task == ModelTask.CLASSIFICATION) {
             return pooled.then(classification.activationSteps());
         }

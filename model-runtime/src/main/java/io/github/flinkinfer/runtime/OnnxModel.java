@@ -16,10 +16,10 @@ import java.util.Map;
  * An ONNX transformer encoder behind {@link ModelRuntime}: pads the batch to its longest input
  * (segment ids of text pairs go to the graph's {@code token_type_ids}, zeros otherwise), runs the
  * session, then its {@link PostProcessing} steps (by default the card's: pooling, then L2
- * normalization or a classifier's activation). Input buffers are reused across batches to avoid per-batch allocation. Not thread-safe: one
- * instance per inference thread. With {@link RuntimeOptions#sharesSession()} the instances of one
- * JVM that load the same model file on the same device with the same session options share one
- * ONNX Runtime session ({@link SharedResources}; ORT runs concurrent calls on a session), while
+ * normalization or a classifier's activation). Input buffers are reused across batches to avoid
+ * per-batch allocation. Not thread-safe: one instance per inference thread. With {@link
+ * RuntimeOptions#sharesSession()} the instances of one JVM that load the same model file on the
+ * same device with the same session options share one ONNX Runtime session ({@link SharedResources}; ORT runs concurrent calls on a session), while
  * each keeps its own buffers. Every session is warmed up once with a dummy batch when loaded.
  *
  * <pre>{@code
@@ -263,7 +263,8 @@ public final class OnnxModel implements ModelRuntime {
         long t0 = System.nanoTime();
         int rows = batch.size();
         if (segmentIds != null && segmentIds.size() != rows) {
-            throw new IllegalArgumentException(segmentIds.size() + " segment id rows for " + rows + " inputs");
+            throw new IllegalArgumentException(
+                    segmentIds.size() + " segment id rows for " + rows + " inputs");
         }
         int cols = 0;
         int[] lengths = new int[rows];

@@ -15,6 +15,13 @@ import java.util.Map;
  * {@code passage: }, bge's query instruction) is put before every text here, so every user of the
  * tokenizer (job, SQL, bench) embeds what the model was trained on; truncation keeps it.
  * {@link #encodePair} encodes a query and a passage as one input, for cross-encoders.
+ *
+ * <pre>{@code
+ * try (TextTokenizer tok = TextTokenizer.load(card, options)) {
+ *     TokenizedText text = tok.encode("a passage");
+ *     TokenizedText pair = tok.encodePair("a query", "a passage"); // segment ids 0..0 1..1
+ * }
+ * }</pre>
  */
 public final class TextTokenizer implements AutoCloseable {
     static {

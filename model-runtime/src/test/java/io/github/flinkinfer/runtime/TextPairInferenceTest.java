@@ -33,7 +33,8 @@ class TextPairInferenceTest {
         TokenizedText pair = tokenizer.encodePair(QUERY, PASSAGE);
         float[] asPair = model.infer(List.of(pair.ids()), List.of(pair.segmentIds())).vectors()[0];
         float[] sameIdsSegmentZero = model.infer(List.of(pair.ids())).vectors()[0];
-        float[] concatenated = model.infer(List.of(tokenizer.encode(QUERY + " " + PASSAGE).ids())).vectors()[0];
+        int[] joined = tokenizer.encode(QUERY + " " + PASSAGE).ids();
+        float[] concatenated = model.infer(List.of(joined)).vectors()[0];
 
         assertThat(norm(asPair)).isCloseTo(1.0, within(1e-5));
         assertThat(asPair).isNotEqualTo(sameIdsSegmentZero);

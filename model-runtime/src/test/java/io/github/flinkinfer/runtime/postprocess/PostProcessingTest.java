@@ -20,8 +20,9 @@ class PostProcessingTest {
         float[][] normalizedThenDoubled = PostProcessing.of(new MeanPooling(), new L2Normalize(), twice)
                 .apply(PoolingStepTest.tokens());
         assertThat(normalizedThenDoubled[0][0]).isCloseTo((float) (6 / Math.sqrt(34)), within(1e-6f));
-        float[][] doubledThenNormalized = PostProcessing.of(List.of(new MeanPooling(), twice, new L2Normalize()))
-                .apply(PoolingStepTest.tokens());
+        float[][] doubledThenNormalized =
+                PostProcessing.of(List.of(new MeanPooling(), twice, new L2Normalize()))
+                        .apply(PoolingStepTest.tokens());
         assertThat(doubledThenNormalized[0][0]).isCloseTo((float) (6 / Math.sqrt(61)), within(1e-6f));
     }
 
