@@ -65,6 +65,7 @@ final class Profiles {
             new String[] {"ai.djl.huggingface.", "tokenize"},
             new String[] {"io.github.flinkinfer.runtime.TextTokenizer", "tokenize"},
             new String[] {"io.github.flinkinfer.runtime.OnnxModel", "tensor build + pooling"},
+            new String[] {"io.github.flinkinfer.runtime.postprocess.", "tensor build + pooling"},
             new String[] {"org.apache.parquet.", "write (Parquet)"},
             new String[] {"org.apache.avro.", "write (Parquet)"},
             new String[] {"io.github.flinkinfer.jobs.io.", "read + parse"},

@@ -1,5 +1,9 @@
 package io.github.flinkinfer.runtime;
 
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
+import io.github.flinkinfer.runtime.postprocess.Sigmoid;
+import io.github.flinkinfer.runtime.postprocess.Softmax;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,41 +55,31 @@ public final class Classification implements Serializable {
         return multiLabel ? Activation.SIGMOID : Activation.SOFTMAX;
     }
 
-    /** Turns one row of graph outputs into scores, in place; returns it. */
-    public float[] scores(float[] logits) {
-        if (logits.length != labels.size()) {
-            throw new IllegalStateException(
-                    "Classifier output has " + logits.length + " columns but the card names "
-                            + labels.size() + " labels " + labels);
-        }
+    /** The step that turns logits into scores: softmax, sigmoid, or none. */
+    public PostProcessing activationSteps() {
         switch (effectiveActivation()) {
             case SOFTMAX:
-                softmax(logits);
-                break;
+                return PostProcessing.of(new Softmax());
             case SIGMOID:
-                for (int i = 0; i < logits.length; i++) {
-                    logits[i] = (float) (1.0 / (1.0 + Math.exp(-logits[i])));
-                }
-                break;
+                return PostProcessing.of(new Sigmoid());
             default:
-                break;
+                return PostProcessing.of();
         }
+    }
+
+    /** Turns one row of graph outputs into scores, in place; returns it. */
+    public float[] scores(float[] logits) {
+        requireColumns(logits.length);
+        activationSteps().apply(new ModelOutput.Vectors(new float[][] {logits}));
         return logits;
     }
 
-    static void softmax(float[] v) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (float x : v) {
-            max = Math.max(max, x);
-        }
-        double sum = 0;
-        double[] e = new double[v.length];
-        for (int i = 0; i < v.length; i++) {
-            e[i] = Math.exp(v[i] - max);
-            sum += e[i];
-        }
-        for (int i = 0; i < v.length; i++) {
-            v[i] = (float) (e[i] / sum);
+    /** Fails unless a classifier output row has one column per label. */
+    void requireColumns(int columns) {
+        if (columns != labels.size()) {
+            throw new IllegalStateException(
+                    "Classifier output has " + columns + " columns but the card names "
+                            + labels.size() + " labels " + labels);
         }
     }
 

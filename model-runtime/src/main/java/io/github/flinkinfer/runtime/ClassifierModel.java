@@ -6,21 +6,25 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import java.nio.FloatBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * A {@link Task#CLASSIFICATION} model behind {@link ModelRuntime}: returns one row of scores per
- * input, in the order of the card's labels (softmax, sigmoid or as-is, see {@link
- * Classification}). Two shapes:
+ * A {@link ModelTask#CLASSIFICATION} model behind {@link ModelRuntime}: returns one row of scores
+ * per input, in the order of the card's labels (softmax, sigmoid or as-is, see {@link
+ * Classification} and {@link Classification#activationSteps}). Two shapes:
  *
  * <ul>
  *   <li><b>embed → head</b> (card names an {@code embedding}): the base model's pooled,
  *       normalized embedding [batch, hidden] is fed to the small head graph {@code onnx}, which
- *       outputs [batch, classes]. Both graphs are checksum-verified.
- *   <li><b>single graph</b>: {@code onnx} takes the token inputs and outputs [batch, classes].
+ *       outputs [batch, classes], then the activation runs here. Both graphs are checksum-verified.
+ *   <li><b>single graph</b>: {@code onnx} takes the token inputs (text pairs too, for a
+ *       cross-encoder) and outputs [batch, classes]; the activation is the encoder's last
+ *       post-processing step.
  * </ul>
  *
  * <pre>{@code
@@ -32,6 +36,7 @@ import java.util.Set;
 public final class ClassifierModel implements ModelRuntime {
     private final ModelCard card;
     private final Classification classes;
+    private final PostProcessing activation;
     private final OnnxModel encoder;
     private final OrtSession head;
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
@@ -39,6 +44,7 @@ public final class ClassifierModel implements ModelRuntime {
     private ClassifierModel(ModelCard card, OnnxModel encoder, OrtSession head) {
         this.card = card;
         this.classes = card.classification;
+        this.activation = classes.activationSteps();
         this.encoder = encoder;
         this.head = head;
     }
@@ -50,7 +56,7 @@ public final class ClassifierModel implements ModelRuntime {
                     "Model '" + card.name + "' has task " + card.task + ", not CLASSIFICATION");
         }
         if (card.base == null) {
-            return new ClassifierModel(card, OnnxModel.open(card, options), null);
+            return new ClassifierModel(card, OnnxModel.open(card, options, card.postProcessing()), null);
         }
         byte[] headBytes = ModelFiles.readVerified(card, card.onnx);
         OnnxModel encoder = OnnxModel.load(card.base, options);
@@ -88,16 +94,30 @@ public final class ClassifierModel implements ModelRuntime {
 
     @Override
     public Inference infer(List<int[]> batch) {
-        Inference encoded = encoder.infer(batch);
-        long t0 = System.nanoTime();
-        float[][] logits = head == null ? encoded.vectors() : runHead(encoded.vectors());
-        long t1 = System.nanoTime();
-        for (float[] row : logits) {
-            classes.scores(row);
+        return infer(batch, null);
+    }
+
+    @Override
+    public Inference infer(List<int[]> batch, List<int[]> segmentIds) {
+        Inference encoded = encoder.infer(batch, segmentIds);
+        if (head == null) {
+            requireColumns(encoded.vectors());
+            return encoded;
         }
+        long t0 = System.nanoTime();
+        float[][] logits = runHead(encoded.vectors());
+        long t1 = System.nanoTime();
+        requireColumns(logits);
+        float[][] scores = activation.apply(new ModelOutput.Vectors(logits));
         long t2 = System.nanoTime();
-        return new Inference(logits, encoded.tensorNanos(), encoded.runNanos() + (t1 - t0),
+        return new Inference(scores, encoded.tensorNanos(), encoded.runNanos() + (t1 - t0),
                 encoded.postNanos() + (t2 - t1));
+    }
+
+    private void requireColumns(float[][] rows) {
+        for (float[] row : rows) {
+            classes.requireColumns(row.length);
+        }
     }
 
     private float[][] runHead(float[][] embeddings) {

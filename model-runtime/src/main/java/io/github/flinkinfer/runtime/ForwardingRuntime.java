@@ -24,6 +24,12 @@ public class ForwardingRuntime implements ModelRuntime {
         return delegate.infer(batch);
     }
 
+    /** Forwards text pairs as they are (a subclass that changes single batches sees no pairs). */
+    @Override
+    public Inference infer(List<int[]> batch, List<int[]> segmentIds) {
+        return segmentIds == null ? infer(batch) : delegate.infer(batch, segmentIds);
+    }
+
     @Override
     public ModelCard card() {
         return delegate.card();

@@ -8,6 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.github.flinkinfer.runtime.postprocess.ClsPooling;
+import io.github.flinkinfer.runtime.postprocess.L2Normalize;
+import io.github.flinkinfer.runtime.postprocess.MeanPooling;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -247,6 +251,19 @@ public final class ModelCard implements Serializable {
     /** The text put before each input of this run ({@code ""} for none). */
     public String inputPrefix() {
         return prefixes == null ? "" : prefixes.of(inputKind);
+    }
+
+    /**
+     * The steps this card asks for after the session: its pooling; then L2 normalization for an
+     * embedding model with {@link #normalize}, or the activation of a single-graph classifier.
+     */
+    public PostProcessing postProcessing() {
+        PostProcessing pooled =
+                PostProcessing.of(pooling == Pooling.CLS ? new ClsPooling() : new MeanPooling());
+        if (task == ModelTask.CLASSIFICATION) {
+            return pooled.then(classification.activationSteps());
+        }
+        return normalize ? pooled.then(PostProcessing.of(new L2Normalize())) : pooled;
     }
 
     /** Short identity for logs and outputs: {@code name@version}. */

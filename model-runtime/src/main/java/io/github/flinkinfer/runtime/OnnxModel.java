@@ -4,6 +4,8 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import io.github.flinkinfer.runtime.postprocess.ModelOutput;
+import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.util.HashMap;
@@ -11,13 +13,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An ONNX transformer encoder behind {@link ModelRuntime}: pads the batch to its longest input,
- * runs the session, then pools (mean or CLS) and optionally L2-normalizes per the model card.
- * Input buffers are reused across batches to avoid per-batch allocation. Not thread-safe: one
- * instance per inference thread. With {@link RuntimeOptions#sharesSession()} the instances of one
- * JVM that load the same model file on the same device with the same session options share one
- * ONNX Runtime session ({@link SharedResources}; ORT runs concurrent calls on a session), while
+ * An ONNX transformer encoder behind {@link ModelRuntime}: pads the batch to its longest input
+ * (segment ids of text pairs go to the graph's {@code token_type_ids}, zeros otherwise), runs the
+ * session, then its {@link PostProcessing} steps (by default the card's: pooling, then L2
+ * normalization or a classifier's activation). Input buffers are reused across batches to avoid
+ * per-batch allocation. Not thread-safe: one instance per inference thread. With {@link
+ * RuntimeOptions#sharesSession()} the instances of one JVM that load the same model file on the
+ * same device with the same session options share one ONNX Runtime session ({@link SharedResources}; ORT runs concurrent calls on a session), while
  * each keeps its own buffers. Every session is warmed up once with a dummy batch when loaded.
+ *
+ * <pre>{@code
+ * try (OnnxModel model = OnnxModel.load(ModelCard.resolve("all-minilm-l6-v2"), options)) {
+ *     float[][] embeddings = model.infer(batch).vectors();
+ * }
+ * }</pre>
  */
 public final class OnnxModel implements ModelRuntime {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OnnxModel.class);
@@ -43,6 +52,7 @@ public final class OnnxModel implements ModelRuntime {
 
     private final SharedResources.Lease<SharedSession> lease; // null: the session is ours alone
     private final ModelCard card;
+    private final PostProcessing postProcessing;
     private final OrtSession session;
     private final Device device;
     private LoadTimes loadTimes;
@@ -53,10 +63,12 @@ public final class OnnxModel implements ModelRuntime {
     private long[] maskBuffer = new long[0];
     private long[] typesBuffer = new long[0];
 
-    private OnnxModel(ModelCard card, SharedSession created, SharedResources.Lease<SharedSession> lease) {
+    private OnnxModel(ModelCard card, PostProcessing postProcessing, SharedSession created,
+            SharedResources.Lease<SharedSession> lease) {
         this.lease = lease;
         this.loadTimes = lease == null || lease.loadedHere() ? created.times() : LoadTimes.NONE;
         this.card = card;
+        this.postProcessing = java.util.Objects.requireNonNull(postProcessing, "post-processing");
         this.session = created.created().session();
         this.device = created.created().device();
         this.outputNames = java.util.Set.of(card.output);
@@ -92,27 +104,32 @@ public final class OnnxModel implements ModelRuntime {
         }
     }
 
-    /** Verifies the card's checksums and creates the session. */
+    /** Verifies the card's checksums and creates the session; the card picks the post-processing. */
     public static OnnxModel load(ModelCard card, RuntimeOptions options) {
+        return load(card, options, card.postProcessing());
+    }
+
+    /** Like {@link #load(ModelCard, RuntimeOptions)} with other post-processing steps. */
+    public static OnnxModel load(ModelCard card, RuntimeOptions options, PostProcessing postProcessing) {
         if (card.task != ModelTask.EMBEDDING) {
             throw new IllegalArgumentException(
                     "Model '" + card.name + "' has task " + card.task
                             + "; this runtime supports embedding models (see ClassifierModel)");
         }
-        return open(card, options);
+        return open(card, options, postProcessing);
     }
 
     /** Like {@link #load} for any task: a single-graph classifier's output is [batch, classes]. */
-    static OnnxModel open(ModelCard card, RuntimeOptions options) {
+    static OnnxModel open(ModelCard card, RuntimeOptions options, PostProcessing postProcessing) {
         long start = System.nanoTime();
         OnnxModel model;
         if (options.sharesSession()) {
             SharedResources.Lease<SharedSession> lease =
                     SESSIONS.acquire(SessionKey.of(card, options),
                             () -> createSession(card, options));
-            model = new OnnxModel(card, lease.value(), lease);
+            model = new OnnxModel(card, postProcessing, lease.value(), lease);
         } else {
-            model = new OnnxModel(card, createSession(card, options), null);
+            model = new OnnxModel(card, postProcessing, createSession(card, options), null);
         }
         long loaded = System.nanoTime();
         boolean warmedHere;
@@ -231,23 +248,41 @@ public final class OnnxModel implements ModelRuntime {
         return SESSIONS;
     }
 
+    /** The steps run after the session. */
+    public PostProcessing postProcessing() {
+        return postProcessing;
+    }
+
     @Override
     public Inference infer(List<int[]> batch) {
+        return infer(batch, null);
+    }
+
+    @Override
+    public Inference infer(List<int[]> batch, List<int[]> segmentIds) {
         long t0 = System.nanoTime();
         int rows = batch.size();
+        if (segmentIds != null && segmentIds.size() != rows) {
+            throw new IllegalArgumentException(
+                    segmentIds.size() + " segment id rows for " + rows + " inputs");
+        }
         int cols = 0;
-        for (int[] ids : batch) {
-            cols = Math.max(cols, ids.length);
+        int[] lengths = new int[rows];
+        for (int r = 0; r < rows; r++) {
+            lengths[r] = batch.get(r).length;
+            cols = Math.max(cols, lengths[r]);
         }
         int n = rows * cols;
         ensureCapacity(n);
         for (int r = 0; r < rows; r++) {
             int[] ids = batch.get(r);
+            int[] segments = segmentIds == null ? null : segmentsOf(segmentIds.get(r), ids.length);
             int base = r * cols;
             for (int c = 0; c < cols; c++) {
                 boolean real = c < ids.length;
                 idsBuffer[base + c] = real ? ids[c] : 0L;
                 maskBuffer[base + c] = real ? 1L : 0L;
+                typesBuffer[base + c] = real && segments != null ? segments[c] : 0L;
             }
         }
         long[] shape = {rows, cols};
@@ -263,9 +298,11 @@ public final class OnnxModel implements ModelRuntime {
                 long t2 = System.nanoTime();
                 OnnxTensor out = (OnnxTensor) result.get(0);
                 long[] outShape = out.getInfo().getShape();
-                float[][] vectors = outShape.length == 2
-                        ? rows(out.getFloatBuffer(), rows, (int) outShape[1])
-                        : pool(out.getFloatBuffer(), batch, cols, (int) outShape[outShape.length - 1]);
+                ModelOutput output = outShape.length == 2
+                        ? new ModelOutput.Vectors(rows(out.getFloatBuffer(), rows, (int) outShape[1]))
+                        : new ModelOutput.TokenVectors(out.getFloatBuffer(), rows, cols,
+                                (int) outShape[outShape.length - 1], lengths);
+                float[][] vectors = postProcessing.apply(output);
                 return new Inference(vectors, t1 - t0, t2 - t1, System.nanoTime() - t2);
             }
         } catch (OrtException | RuntimeException e) {
@@ -277,6 +314,13 @@ public final class OnnxModel implements ModelRuntime {
         }
     }
 
+    private static int[] segmentsOf(int[] segments, int tokens) {
+        if (segments.length != tokens) {
+            throw new IllegalArgumentException(segments.length + " segment ids for " + tokens + " tokens");
+        }
+        return segments;
+    }
+
     private OnnxTensor tensor(long[] data, int n, long[] shape) throws OrtException {
         return OnnxTensor.createTensor(env, LongBuffer.wrap(data, 0, n), shape);
     }
@@ -285,59 +329,17 @@ public final class OnnxModel implements ModelRuntime {
         if (idsBuffer.length < n) {
             idsBuffer = new long[n];
             maskBuffer = new long[n];
-            typesBuffer = new long[n]; // zeros: single-sequence inputs
+            typesBuffer = new long[n];
         }
     }
 
     /** An already pooled [rows, width] output (sentence embedding or logits), copied per row. */
-    private float[][] rows(FloatBuffer out, int rows, int width) {
+    private static float[][] rows(FloatBuffer out, int rows, int width) {
         float[][] vectors = new float[rows][width];
         for (int r = 0; r < rows; r++) {
             out.get(r * width, vectors[r], 0, width);
-            if (card.normalize && card.task == ModelTask.EMBEDDING) {
-                normalize(vectors[r]);
-            }
         }
         return vectors;
-    }
-
-    /** Pools [rows, cols, hidden] token vectors under the attention mask. */
-    private float[][] pool(FloatBuffer hiddenStates, List<int[]> batch, int cols, int hidden) {
-        float[][] out = new float[batch.size()][hidden];
-        for (int r = 0; r < batch.size(); r++) {
-            float[] v = out[r];
-            int len = batch.get(r).length;
-            int rowBase = r * cols * hidden;
-            if (card.pooling == Pooling.CLS) {
-                hiddenStates.get(rowBase, v, 0, hidden);
-            } else {
-                for (int t = 0; t < len; t++) {
-                    int off = rowBase + t * hidden;
-                    for (int h = 0; h < hidden; h++) {
-                        v[h] += hiddenStates.get(off + h);
-                    }
-                }
-                float inv = 1f / Math.max(1, len);
-                for (int h = 0; h < hidden; h++) {
-                    v[h] *= inv;
-                }
-            }
-            if (card.normalize) {
-                normalize(v);
-            }
-        }
-        return out;
-    }
-
-    static void normalize(float[] v) {
-        double sum = 0;
-        for (float x : v) {
-            sum += (double) x * x;
-        }
-        float inv = (float) (1.0 / Math.max(Math.sqrt(sum), 1e-12));
-        for (int i = 0; i < v.length; i++) {
-            v[i] *= inv;
-        }
     }
 
     @Override

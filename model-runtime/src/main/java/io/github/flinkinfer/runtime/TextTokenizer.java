@@ -14,6 +14,14 @@ import java.util.Map;
  * a single sequence. Padding is the batcher's job. The card's input prefix for this run (e5's
  * {@code passage: }, bge's query instruction) is put before every text here, so every user of the
  * tokenizer (job, SQL, bench) embeds what the model was trained on; truncation keeps it.
+ * {@link #encodePair} encodes a query and a passage as one input, for cross-encoders.
+ *
+ * <pre>{@code
+ * try (TextTokenizer tok = TextTokenizer.load(card, options)) {
+ *     TokenizedText text = tok.encode("a passage");
+ *     TokenizedText pair = tok.encodePair("a query", "a passage"); // segment ids 0..0 1..1
+ * }
+ * }</pre>
  */
 public final class TextTokenizer implements AutoCloseable {
     static {
@@ -22,13 +30,17 @@ public final class TextTokenizer implements AutoCloseable {
     }
 
     private final HuggingFaceTokenizer tokenizer;
+    private final ModelCard card;
+    /** The same tokenizer truncating pairs longest-first; made on the first pair that needs it. */
+    private HuggingFaceTokenizer pairTruncator;
     private final int maxLength;
     private final String prefix;
     /** Tokens the prefix adds between the leading special tokens and the text's own. */
     private final int prefixTokens;
 
-    private TextTokenizer(HuggingFaceTokenizer tokenizer, int maxLength, String prefix) {
+    private TextTokenizer(HuggingFaceTokenizer tokenizer, ModelCard card, int maxLength, String prefix) {
         this.tokenizer = tokenizer;
+        this.card = card;
         this.maxLength = maxLength;
         this.prefix = prefix;
         this.prefixTokens = prefix.isEmpty() ? 0 : prefixTokenCount();
@@ -87,17 +99,19 @@ public final class TextTokenizer implements AutoCloseable {
 
     /** Loads the card's tokenizer (checksum verified) with the effective max length. */
     public static TextTokenizer load(ModelCard card, RuntimeOptions options) {
+        HuggingFaceTokenizer hf = open(card, Map.of("truncation", "false"));
+        return new TextTokenizer(hf, card, options.effectiveMaxLength(card), card.inputPrefix());
+    }
+
+    /** The card's tokenizer without padding, with special tokens and the given truncation. */
+    private static HuggingFaceTokenizer open(ModelCard card, Map<String, String> truncation) {
         byte[] json = ModelFiles.readVerified(card, card.tokenizer);
+        Map<String, String> settings = new java.util.HashMap<>(truncation);
+        settings.put("padding", "false");
+        settings.put("addSpecialTokens", "true");
+        settings.put("modelMaxLength", String.valueOf(Integer.MAX_VALUE));
         try {
-            HuggingFaceTokenizer hf =
-                    HuggingFaceTokenizer.newInstance(
-                            new ByteArrayInputStream(json),
-                            Map.of(
-                                    "truncation", "false",
-                                    "padding", "false",
-                                    "addSpecialTokens", "true",
-                                    "modelMaxLength", String.valueOf(Integer.MAX_VALUE)));
-            return new TextTokenizer(hf, options.effectiveMaxLength(card), card.inputPrefix());
+            return HuggingFaceTokenizer.newInstance(new ByteArrayInputStream(json), settings);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot load tokenizer of " + card.id(), e);
         }
@@ -127,6 +141,30 @@ public final class TextTokenizer implements AutoCloseable {
             ids[keep - 1] = (int) all[all.length - 1]; // keep the closing special token ([SEP])
         }
         return new TokenizedText(ids, all.length);
+    }
+
+    /**
+     * A text pair (query, passage) as one input, in the model's pair template ({@code [CLS] first
+     * [SEP] second [SEP]} for BERT), with segment ids 0 for the first text and 1 for the second.
+     * Over the max length, tokens go from the end of the longer text first (HF's {@code
+     * longest_first}), so both texts keep their start. Pairs get no input prefix: a card's
+     * prefixes are for single texts.
+     */
+    public TokenizedText encodePair(String first, String second) {
+        Encoding whole = tokenizer.encode(first, second, true, false);
+        int original = whole.getIds().length;
+        Encoding kept = original <= maxLength ? whole : pairTruncator().encode(first, second, true, false);
+        long[] ids = kept.getIds();
+        return new TokenizedText(ints(ids, 0, ids.length), original,
+                ints(kept.getTypeIds(), 0, ids.length));
+    }
+
+    private synchronized HuggingFaceTokenizer pairTruncator() {
+        if (pairTruncator == null) {
+            pairTruncator = open(card, Map.of("truncation", "longest_first",
+                    "maxLength", String.valueOf(maxLength)));
+        }
+        return pairTruncator;
     }
 
     /**
@@ -160,5 +198,10 @@ public final class TextTokenizer implements AutoCloseable {
     @Override
     public void close() {
         tokenizer.close();
+        synchronized (this) {
+            if (pairTruncator != null) {
+                pairTruncator.close();
+            }
+        }
     }
 }

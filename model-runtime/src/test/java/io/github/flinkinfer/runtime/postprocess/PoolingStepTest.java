@@ -1,0 +1,45 @@
+package io.github.flinkinfer.runtime.postprocess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.FloatBuffer;
+import org.junit.jupiter.api.Test;
+
+class PoolingStepTest {
+    /** Two inputs, three token slots, two dims; row 1 has one real token then padding (99s). */
+    static ModelOutput.TokenVectors tokens() {
+        float[] states = {
+            1, 2,   3, 4,   5, 9,
+            7, 8,   99, 99, 99, 99,
+        };
+        return new ModelOutput.TokenVectors(FloatBuffer.wrap(states), 2, 3, 2, new int[] {3, 1});
+    }
+
+    @Test
+    void meanPoolingAveragesTheRealTokensOnly() {
+        float[][] pooled = ((ModelOutput.Vectors) new MeanPooling().apply(tokens())).rows();
+        assertThat(pooled[0]).containsExactly(3f, 5f);
+        assertThat(pooled[1]).containsExactly(7f, 8f);
+    }
+
+    @Test
+    void meanPoolingOfAnEmptyInputIsZero() {
+        ModelOutput.TokenVectors empty = new ModelOutput.TokenVectors(
+                FloatBuffer.wrap(new float[] {5, 5}), 1, 1, 2, new int[] {0});
+        assertThat(((ModelOutput.Vectors) new MeanPooling().apply(empty)).rows()[0]).containsExactly(0f, 0f);
+    }
+
+    @Test
+    void clsPoolingTakesEachInputsFirstToken() {
+        float[][] pooled = ((ModelOutput.Vectors) new ClsPooling().apply(tokens())).rows();
+        assertThat(pooled[0]).containsExactly(1f, 2f);
+        assertThat(pooled[1]).containsExactly(7f, 8f);
+    }
+
+    @Test
+    void outputTheGraphPooledPassesThrough() {
+        ModelOutput pooled = new ModelOutput.Vectors(new float[][] {{1, 2}});
+        assertThat(new MeanPooling().apply(pooled)).isSameAs(pooled);
+        assertThat(new ClsPooling().apply(pooled)).isSameAs(pooled);
+    }
+}
