@@ -85,8 +85,10 @@ final class PlanWorkload {
             out.printf("note: the rates are measured with one core per subtask; %d subtasks need %d cores"
                     + " (more TaskManagers), not this machine's %d%n", parallelism, parallelism, cores);
         }
-        // Untimed: the first tokenizer of a JVM loads DJL's native library, which no variant should be charged for.
+        // Untimed: a JVM's first tokenizer loads DJL's native library and its first model starts ONNX
+        // Runtime; whichever variant came first would be charged for both.
         TextTokenizer.load(ModelCard.resolve(card.variants().get(0)), RuntimeOptions.defaults()).close();
+        ai.onnxruntime.OrtEnvironment.getEnvironment();
 
         VariantSweep sweep = new VariantSweep(s.texts(), maxLength, out);
         List<Measurement> measured = new ArrayList<>();
