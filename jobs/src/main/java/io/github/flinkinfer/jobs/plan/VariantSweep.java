@@ -69,9 +69,11 @@ final class VariantSweep {
             PlanCommand.measure(model, tokens.subList(0, Math.min(WARM_UP, tokens.size())), BatchingConfig.defaults());
             Measured best = null;
             double bestRate = 0;
+            BatchingConfig run = BatchingConfig.defaults(); // what the run uses besides the swept settings
             for (int[] edges : List.of(BatchingConfig.DEFAULT_EDGES, PlanCommand.quantileEdges(tokens))) {
                 for (int budget : BUDGETS) {
-                    Measured r = PlanCommand.measure(model, tokens, new BatchingConfig(edges, budget, 256, 4096, 4, 0));
+                    Measured r = PlanCommand.measure(model, tokens, new BatchingConfig(edges, budget,
+                            run.maxBatchSize(), run.maxBufferedItems(), run.lookaheadBatches(), 0));
                     double rate = r.realTokens() / (tokenizing + r.seconds());
                     out.printf(Locale.ROOT, "  %s edges %-28s budget %5d: %7.0f real tokens/s (inference alone %.0f),"
                                     + " padding %.3f%n", variant, Arrays.toString(edges), budget, rate,
@@ -108,7 +110,8 @@ final class VariantSweep {
     private static double[] quality(ModelRuntime model, String reference, RuntimeOptions options, List<int[]> tokens,
             float[][] outputs) {
         boolean self = reference == null;
-        ModelRuntime ref = self ? model : ModelRuntimeFactory.onnx(ModelCard.resolve(reference), options).open(Device.CPU);
+        ModelRuntime ref = self ? model
+                : ModelRuntimeFactory.onnx(ModelCard.resolve(reference), options).open(Device.CPU);
         try {
             double min = Double.POSITIVE_INFINITY;
             double sum = 0;

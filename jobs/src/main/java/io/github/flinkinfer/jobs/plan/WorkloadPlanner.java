@@ -151,10 +151,10 @@ public final class WorkloadPlanner {
                 continue;
             }
             List<VariantEstimate> pool = meetQuality.isEmpty() ? List.of(bestEffort) : meetQuality;
+            List<VariantEstimate> inTime = pool.stream().filter(v -> met(v, DEADLINE)).toList();
             unmet.add(switch (c.clause()) {
                 case DEADLINE -> deadlineRemedy(contract, pool);
-                case BUDGET -> budgetRemedy(contract, pool.stream().filter(v -> met(v, DEADLINE)).findAny().isPresent()
-                        ? pool.stream().filter(v -> met(v, DEADLINE)).toList() : pool);
+                case BUDGET -> budgetRemedy(contract, inTime.isEmpty() ? pool : inTime);
                 default -> qualityRemedy(c.clause(), floorOf(contract, c.clause()), estimates);
             });
         }
