@@ -30,6 +30,22 @@ public class CostOptions {
     @Option(names = "--currency", defaultValue = "USD", description = "Currency label. Default: ${DEFAULT-VALUE}.")
     public String currency;
 
+    /** A workload card's prices (docs/workload.md) as these options; what the card leaves out is 0. */
+    public static CostOptions of(io.github.flinkinfer.jobs.workload.WorkloadCard.Prices prices) {
+        CostOptions o = new CostOptions();
+        o.pricePerTaskManagerHour = orZero(prices.tmHour());
+        o.slotsPerTaskManager = prices.slotsPerTm() != null ? prices.slotsPerTm() : 1;
+        o.pricePerCpuCoreHour = orZero(prices.cpuCoreHour());
+        o.pricePerGpuHour = orZero(prices.gpuHour());
+        o.referencePricePer1MTokens = 0;
+        o.currency = prices.currencyOrDefault();
+        return o;
+    }
+
+    private static double orZero(Double d) {
+        return d != null ? d : 0;
+    }
+
     public CostModel model(int intraOpThreads) {
         return new CostModel(pricePerTaskManagerHour, slotsPerTaskManager, pricePerCpuCoreHour,
                 Math.max(1, intraOpThreads), pricePerGpuHour, referencePricePer1MTokens, currency);

@@ -18,8 +18,11 @@ import java.util.List;
  */
 public record QualityGate(ModelRuntimeFactory reference, int samples) implements Serializable {
 
-    /** Compares one output with the reference's; returns cosine, or 1/0 label agreement. */
-    static double compare(ModelRuntime reference, int[] tokenIds, float[] output) {
+    /**
+     * Runs one item alone through the reference and compares its output with {@code output}: cosine,
+     * or 1/0 label agreement. Also how {@code plan --workload} measures a variant's quality.
+     */
+    public static double compare(ModelRuntime reference, int[] tokenIds, float[] output) {
         float[] ref = reference.infer(List.of(tokenIds)).vectors()[0];
         if (reference.card().task == ModelTask.CLASSIFICATION) {
             return argmax(ref) == argmax(output) ? 1.0 : 0.0;

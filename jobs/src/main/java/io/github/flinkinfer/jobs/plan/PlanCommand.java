@@ -8,6 +8,7 @@ import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
 import io.github.flinkinfer.operators.metrics.CostModel;
 import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.ModelRuntime;
 import io.github.flinkinfer.runtime.OnnxModel;
 import io.github.flinkinfer.runtime.RuntimeOptions;
 import io.github.flinkinfer.runtime.TextTokenizer;
@@ -22,15 +23,20 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code plan}: samples a corpus, prints its token-length histogram, measures a few bucket-edge
  * and token-budget settings on this machine with short runs of the real batcher and model, and
- * forecasts the full run's time and cost with the best one.
+ * forecasts the full run's time and cost with the best one. With {@code --workload} it does so for
+ * every variant of a workload card and chooses one ({@link PlanWorkload}).
  *
  * <pre>{@code
  * flink-inference plan --input datasets/build/gcide.jsonl --sample 400 --price-cpu-core-hour 0.05
+ * flink-inference plan --workload datasets/cards/wordnet-sample.yaml   # writes wordnet-sample.plan.json
  * }</pre>
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
@@ -39,8 +45,20 @@ public final class PlanCommand implements Callable<Integer> {
     static final int[] HISTOGRAM_EDGES = {8, 16, 32, 64, 128, 256, 512};
     static final int[] BUDGETS = {2048, 4096, 8192, 16384};
 
-    @Option(names = {"-i", "--input"}, required = true, description = "A JSONL or text corpus file.")
+    @Option(names = {"-i", "--input"}, description = "A JSONL or text corpus file (not with --workload).")
     Path input;
+
+    @Option(names = "--workload", paramLabel = "CARD",
+            description = "A workload card (docs/workload.md): measure each variant on a sample of its corpus,"
+                    + " forecast time and cost, choose the cheapest variant meeting every clause and write the plan."
+                    + " Exit 3 when no variant meets them all (the best effort is still written).")
+    String workload;
+
+    @Option(names = "--plan-output", paramLabel = "FILE",
+            description = "With --workload, where the plan goes. Default: beside the card, <card>.plan.json.")
+    String planOutput;
+
+    @Spec CommandSpec spec;
 
     @Option(names = "--text-field", defaultValue = "text", description = "JSON field with the text.")
     String textField;
@@ -62,6 +80,18 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (workload != null) {
+            for (String cardOwns : List.of("--input", "--model", "--text-field", "--max-length")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(cardOwns)) {
+                    throw new ParameterException(spec.commandLine(), "--workload takes the corpus, models, text"
+                            + " field and max length from the card; drop " + cardOwns);
+                }
+            }
+            return new PlanWorkload(sample, parallelism, cost, spec.commandLine().getOut()).plan(workload, planOutput);
+        }
+        if (input == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--input' (or --workload)");
+        }
         int subtasks = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
         ModelCard card = ModelCard.resolve(model);
         RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength).withIntraOpThreads(1);
@@ -112,25 +142,38 @@ public final class PlanCommand implements Callable<Integer> {
         return 0;
     }
 
-    record Measured(BatchingConfig config, double tokensPerSecond, double padding) {}
+    /**
+     * One setting's short run over the sample: real tokens per second of inference alone (the timer
+     * brackets the model calls only; batches are formed before it starts), padding efficiency, the
+     * seconds it took and every item's output in sample order.
+     */
+    record Measured(BatchingConfig config, double tokensPerSecond, double padding, double seconds,
+            long realTokens, float[][] outputs) {}
 
-    static Measured measure(OnnxModel m, List<int[]> tokens, BatchingConfig cfg) {
-        LengthBucketBatcher<int[]> batcher = new LengthBucketBatcher<>(cfg, ids -> ids.length);
-        List<Batch<int[]>> batches = new ArrayList<>();
-        for (int[] ids : tokens) {
-            batches.addAll(batcher.add(ids, 0));
+    static Measured measure(ModelRuntime m, List<int[]> tokens, BatchingConfig cfg) {
+        LengthBucketBatcher<Integer> batcher = new LengthBucketBatcher<>(cfg, i -> tokens.get(i).length);
+        List<Batch<Integer>> batches = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            batches.addAll(batcher.add(i, 0));
         }
         batches.addAll(batcher.flushAll());
+        List<List<int[]>> inputs = batches.stream()
+                .map(b -> b.items().stream().map(tokens::get).toList()).toList();
+        float[][] outputs = new float[tokens.size()][];
         long real = 0;
         long padded = 0;
         long t0 = System.nanoTime();
-        for (Batch<int[]> b : batches) {
-            m.infer(b.items());
+        for (int k = 0; k < batches.size(); k++) {
+            float[][] vectors = m.infer(inputs.get(k)).vectors();
+            Batch<Integer> b = batches.get(k);
+            for (int j = 0; j < vectors.length; j++) {
+                outputs[b.items().get(j)] = vectors[j];
+            }
             real += b.realTokens();
             padded += b.paddedTokens();
         }
         double sec = (System.nanoTime() - t0) / 1e9;
-        return new Measured(cfg, real / sec, (double) real / padded);
+        return new Measured(cfg, real / sec, (double) real / padded, sec, real, outputs);
     }
 
     /** Edges at the sample's length quantiles, rounded up to multiples of 8. */
@@ -166,32 +209,39 @@ public final class PlanCommand implements Callable<Integer> {
 
     /** Reservoir sample of texts (JSONL: the text field; otherwise whole lines). */
     static Sample sample(Path file, int n, String textField) throws Exception {
+        String name = file.toString();
+        return sample(List.of(file), name.endsWith(".jsonl") || name.endsWith(".json"), n, textField);
+    }
+
+    /** One uniform reservoir sample over all the files' non-blank lines, which it counts. */
+    static Sample sample(List<Path> files, boolean jsonl, int n, String textField) throws Exception {
         ObjectMapper json = new ObjectMapper();
-        boolean jsonl = file.toString().endsWith(".jsonl") || file.toString().endsWith(".json");
         List<String> keep = new ArrayList<>(n);
         Random random = new Random(42);
         long seen = 0;
-        try (BufferedReader r = Files.newBufferedReader(file)) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                seen++;
-                long slot = seen <= n ? seen - 1 : (long) (random.nextDouble() * seen);
-                if (slot < n) {
-                    String text = line;
-                    if (jsonl) {
-                        JsonNode node = json.readTree(line).get(textField);
-                        if (node == null || !node.isTextual()) {
-                            continue;
-                        }
-                        text = node.asText();
+        for (Path file : files) {
+            try (BufferedReader r = Files.newBufferedReader(file)) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (line.isBlank()) {
+                        continue;
                     }
-                    if (keep.size() < n) {
-                        keep.add(text);
-                    } else {
-                        keep.set((int) slot, text);
+                    seen++;
+                    long slot = seen <= n ? seen - 1 : (long) (random.nextDouble() * seen);
+                    if (slot < n) {
+                        String text = line;
+                        if (jsonl) {
+                            JsonNode node = json.readTree(line).get(textField);
+                            if (node == null || !node.isTextual()) {
+                                continue;
+                            }
+                            text = node.asText();
+                        }
+                        if (keep.size() < n) {
+                            keep.add(text);
+                        } else {
+                            keep.set((int) slot, text);
+                        }
                     }
                 }
             }
