@@ -133,9 +133,10 @@ public final class WorkloadVerdicts {
         }
         long good = qualityMissed ? 0 : within;
         double share = inputs == 0 ? 0 : (double) good / inputs;
-        String bounds = bound == null ? "no latency bound" : fmt("queue wait + batch time ≤ %d ms", bound);
-        String detail = fmt("%,d of %,d input records succeeded (%,d failed); %,d within %s", s.succeeded,
-                inputs, s.failed, within, bounds) + (qualityMissed ? "; quality floor missed, so none counts" : "");
+        String bounds = bound == null ? "no latency bound"
+                : fmt("queue wait (of the batch's oldest item) + batch time ≤ %d ms", bound);
+        String detail = fmt("%.1f%%: %,d of %,d input records succeeded (%,d failed); %,d within %s",
+                100 * share, s.succeeded, inputs, s.failed, within, bounds) + (qualityMissed ? "; quality floor missed, so none counts" : "");
         Status status = qualityMissed || (bound != null && within < s.succeeded) ? Status.MISSED
                 : bound == null && !c.hasQualityFloor() ? Status.NOT_SET : Status.MET;
         return new WorkloadVerdict(GOODPUT, status, share, null, null, "share", detail);

@@ -111,7 +111,7 @@ class WorkloadVerdictsTest {
                 batches(), SUBMITTED), WorkloadVerdicts.GOODPUT);
         assertThat(g.actual()).isEqualTo(0.6);
         assertThat(g.status()).isEqualTo(Status.MISSED);
-        assertThat(g.detail()).contains("90 of 100 input records succeeded (10 failed); 60 within",
+        assertThat(g.detail()).contains("60.0%: 90 of 100 input records succeeded (10 failed); 60 within",
                 "≤ 2000 ms");
         WorkloadVerdict all = verdict(WorkloadVerdicts.judge(contract(null, null, 0.97, null, 5000L), run(),
                 batches(), SUBMITTED), WorkloadVerdicts.GOODPUT);
