@@ -58,8 +58,8 @@ public class WorkloadOptions {
         WorkloadCard c = WorkloadCard.read(card);
         c.validate(now, card);
         if (c.task() != null && !c.task().command().equals(command)) {
-            throw new IllegalArgumentException("workload card " + card + " is a " + c.task().command()
-                    + " workload; run it with `" + c.task().command() + " --workload " + card + "`, not `"
+            throw new IllegalArgumentException("workload card " + card + " has task " + c.task().command()
+                    + ": run it with `" + c.task().command() + " --workload " + card + "`, not `"
                     + command + "`");
         }
         String planLocation = plan != null ? plan : WorkloadPlan.locationFor(card);

@@ -161,7 +161,7 @@ class WorkloadRunITCase extends ClusterTestBase {
         Files.writeString(moderate, "task: moderate\ncorpus: {inputs: " + corpus + "}\nvariants: [spam-assassin-minilm]\n");
         assertThatThrownBy(() -> run(moderate, out, "x"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("is a moderate workload; run it with `moderate --workload");
+                .hasMessageContaining("has task moderate: run it with `moderate --workload " + moderate + "`, not `embed`");
         assertThat(out).doesNotExist();
     }
 }
