@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.report.ReportCommand;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
@@ -20,6 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code embed --workload}: a card and the plan written for it fill the run's options (explicit
@@ -130,6 +132,11 @@ class WorkloadRunITCase extends ClusterTestBase {
                 .hasMessageNotContaining("budget");
         assertThat(strict.resolve("_SUCCESS-late")).doesNotExist();
         assertThat(strict.resolve("report-late.json")).exists();
+        // report judges a detached run the same way from its run-info: no marker for it either
+        int exit = new CommandLine(new ReportCommand()).execute("--output", strict.toString(), "--run-id", "late",
+                "--mark-success");
+        assertThat(exit).isNotZero();
+        assertThat(strict.resolve("_SUCCESS-late")).doesNotExist();
     }
 
     @Test
