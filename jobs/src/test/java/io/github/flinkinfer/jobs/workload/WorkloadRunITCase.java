@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.jobs.FlinkDefaults;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.moderation.ModerationJob;
 import io.github.flinkinfer.jobs.report.ReportCommand;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
@@ -26,7 +29,8 @@ import picocli.CommandLine;
 /**
  * {@code embed --workload}: a card and the plan written for it fill the run's options (explicit
  * ones win), the run ends with a verdict per clause, a missed deadline is reported and fails the
- * run only with {@code --fail-on-missed-contract}, and bad cards or plans stop it before it starts.
+ * run only with {@code --fail-on-missed-contract}, a moderate card runs with {@code moderate}, and
+ * bad cards or plans stop it before it starts.
  */
 class WorkloadRunITCase extends ClusterTestBase {
     static final String INT8 = "all-minilm-l6-v2-q";
@@ -146,6 +150,30 @@ class WorkloadRunITCase extends ClusterTestBase {
         assertThat(s.runInfo.path("settings").path("--parallelism").asInt()).isEqualTo(2); // still the plan's
         assertThat(s.quality.min).isGreaterThan(0.9999); // fp32 against itself
         assertThat(verdict(s, WorkloadVerdicts.QUALITY).status()).isEqualTo(Status.MET);
+    }
+
+    @Test
+    void aModerateCardRunsWithModerateAndIsJudgedByLabelAgreement() throws Exception {
+        Path card = tmp.resolve("spam.yaml");
+        Files.writeString(card, "task: moderate\ncorpus: {inputs: " + corpus + "}\nvariants: ["
+                + ModerationJob.DEFAULT_MODEL + "]\nbudget: 1\nquality: {label-agreement: 0.9, sample: 20}\n"
+                + "prices: {cpu-core-hour: 0.0475}\n");
+        new WorkloadPlan(card.toString(), WorkloadCard.sha256(card.toString()), "t", ModerationJob.DEFAULT_MODEL,
+                new WorkloadPlan.Settings(ModerationJob.DEFAULT_MODEL, new int[] {32, 64}, 1024, 2, 64),
+                new WorkloadPlan.Forecast(200, 2400, 3, 2, 5, 0.0001, "USD"), List.of(), List.of())
+                .write(WorkloadPlan.locationFor(card.toString()));
+        Path out = tmp.resolve("moderated");
+        RunOptions o = Jobs.options("--workload", card.toString(), "--output", out.toString(), "--run-id", "m");
+        RunSummary s = ModerationJob.run(o, FlinkDefaults.environment(o));
+        assertThat(s.runInfo.path("model").path("id").asText()).startsWith(ModerationJob.DEFAULT_MODEL);
+        assertThat(s.quality.metric).isEqualTo("label_agreement");
+        WorkloadVerdict q = verdict(s, WorkloadVerdicts.QUALITY);
+        assertThat(q.status()).isEqualTo(Status.MET);
+        assertThat(q.actual()).isEqualTo(s.quality.mean);
+        assertThat(q.target()).isEqualTo(0.9);
+        assertThat(verdict(s, WorkloadVerdicts.BUDGET).status()).isEqualTo(Status.MET);
+        assertThat(verdict(s, WorkloadVerdicts.DEADLINE).status()).isEqualTo(Status.NOT_SET);
+        assertThat(out.resolve("_SUCCESS-m")).exists();
     }
 
     @Test
