@@ -19,7 +19,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The one lifecycle of every run, whatever its task: validate → verify model files → prepare the
  * output (rerun guard) → build → execute → clean up → summary and report → verdicts (error budget,
- * quality gate) → success marker. All of it through Flink's file systems, so a run on a cluster
+ * quality gate, and with {@code --fail-on-missed-contract} a workload card's deadline and budget) →
+ * success marker. With {@code --workload} the card and its plan fill the options first. All of it through Flink's file systems, so a run on a cluster
  * against object storage gets the same report, verdicts and {@code _SUCCESS-<run-id>} as a local
  * one.
  *
@@ -43,6 +44,7 @@ public final class InferenceRun {
      */
     public static RunSummary execute(InferenceTask task, RunOptions o, StreamExecutionEnvironment env,
             ModelRuntimeFactory model) throws Exception {
+        o.workload.applyTo(o, task.name(), java.time.Instant.now());
         adoptRuntimeMode(o, env);
         o.validate();
         ModelCard card = o.modelCard();
@@ -94,7 +96,10 @@ public final class InferenceRun {
         RunSummary summary = RunSummary.read(out, wall);
         task.summarize(summary, result, o);
         summary.write(out);
-        judge(summary, o.quality.floor, referenceName(o), out);
+        judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);
+        if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {
+            io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);
+        }
         out.write(out.successMarker(), result.getJobID() + "\n");
         return summary;
     }
@@ -116,9 +121,9 @@ public final class InferenceRun {
     /**
      * The verdicts a finished run must pass before it gets its success marker; throws {@link
      * QualityGateException} otherwise (outputs stay for inspection). Cosine is judged by its
-     * minimum, label agreement by its share.
+     * minimum (and, with {@code meanFloor}, its mean), label agreement by its share.
      */
-    public static void judge(RunSummary summary, double floor, String reference, RunOutput out) {
+    public static void judge(RunSummary summary, double floor, Double meanFloor, String reference, RunOutput out) {
         RunSummary.Quality q = summary.quality;
         if (q.checked == 0) {
             return;
@@ -130,6 +135,12 @@ public final class InferenceRun {
                     "Quality gate failed: %s %s %.5f (min %.5f, mean %.5f over %d outputs) < --quality-floor %s"
                             + " against %s; see %s", q.metric, labels ? "mean" : "min", value, q.min,
                     q.mean, q.checked, floor, reference, out.report("html")));
+        }
+        if (!labels && meanFloor != null && q.mean < meanFloor) {
+            throw new QualityGateException(String.format(Locale.ROOT,
+                    "Quality gate failed: %s mean %.5f (min %.5f over %d outputs) < --quality-mean-floor %s"
+                            + " against %s; see %s", q.metric, q.mean, q.min, q.checked, meanFloor, reference,
+                    out.report("html")));
         }
     }
 

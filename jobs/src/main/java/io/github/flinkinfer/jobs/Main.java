@@ -30,7 +30,8 @@ public final class Main implements Runnable {
                     || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
                     || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
                     || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
-                    || e instanceof QualityGateException) {
+                    || e instanceof QualityGateException
+                    || e instanceof io.github.flinkinfer.jobs.workload.WorkloadContractException) {
                 cmd.getErr().println("error: " + e.getMessage());
                 return 2;
             }

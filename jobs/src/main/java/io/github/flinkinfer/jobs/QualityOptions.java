@@ -28,6 +28,11 @@ public class QualityOptions {
                     + " (classifiers) of the sample is below this. Default: ${DEFAULT-VALUE}.")
     public double floor;
 
+    @Option(names = "--quality-mean-floor",
+            description = "Fail the run when the mean cosine of the sample is below this (embeddings;"
+                    + " off unless set).")
+    public Double meanFloor;
+
     /** The reference for a run of {@code model}: the option, else the model's fp32 form. */
     public String referenceFor(String model) {
         if (reference != null) {

@@ -55,6 +55,9 @@ final class RunInfo {
         machine.put("cores", Runtime.getRuntime().availableProcessors());
         machine.put("driverMaxHeapMiB", Runtime.getRuntime().maxMemory() >> 20);
         info.put("machine", machine);
+        if (o.workload.contract() != null) {
+            info.put("workload", o.workload.contract());
+        }
         return info;
     }
 

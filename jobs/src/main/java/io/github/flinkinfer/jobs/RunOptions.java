@@ -186,6 +186,10 @@ public class RunOptions {
     /** Reference check of a sample of outputs. */
     @Mixin public QualityOptions quality = new QualityOptions();
 
+    /** {@code --workload CARD}: settings from a card's plan, verdicts per clause (docs/workload.md). */
+    @Mixin public io.github.flinkinfer.jobs.workload.WorkloadOptions workload =
+            new io.github.flinkinfer.jobs.workload.WorkloadOptions();
+
     @Option(names = "--max-errors", defaultValue = "-1",
             description = "Fail the run when more inputs than this fail (-1 = no cap)."
                     + " Default: ${DEFAULT-VALUE}.")

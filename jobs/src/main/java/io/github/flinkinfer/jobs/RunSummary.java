@@ -8,6 +8,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.report.Timeline;
+import io.github.flinkinfer.jobs.workload.WorkloadContract;
+import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
+import io.github.flinkinfer.jobs.workload.WorkloadVerdicts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -58,6 +61,10 @@ public final class RunSummary {
     public Series series = new Series();
     /** Settings, model, versions and machine, from {@code run-info-<run-id>.json} when present. */
     public JsonNode runInfo;
+    /** {@code --workload} runs: the card's clauses and the plan's forecast (from the run-info); else null. */
+    public WorkloadContract workload;
+    /** {@code --workload} runs: the verdict per clause (docs/workload.md, "Verdicts"); else null. */
+    public List<WorkloadVerdict> workloadVerdicts;
 
     /** Where the money went; see docs/measurement.md, "Cost". */
     public static final class Cost {
@@ -127,6 +134,10 @@ public final class RunSummary {
         }
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
         r.series(metrics, submitted);
+        r.workload = WorkloadContract.fromRunInfo(r.runInfo);
+        if (r.workload != null) {
+            r.workloadVerdicts = WorkloadVerdicts.judge(r.workload, r, metrics, submitted);
+        }
         return r;
     }
 
@@ -324,6 +335,9 @@ public final class RunSummary {
             out.printf("                     %.8f per successful item, %.4f per 1M real tokens%s%n",
                     cost.perSuccessfulItem, cost.per1MRealTokens,
                     cost.ratioToReference > 0 ? String.format(" (%.3f× the reference API)", cost.ratioToReference) : "");
+        }
+        if (workloadVerdicts != null) {
+            WorkloadVerdicts.print(workloadVerdicts, workload, out);
         }
     }
 }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  * {@code report}: rebuilds {@code report-<run-id>.json/.html} and the console summary from the
  * committed metrics and error records of any run, where they lie (a path or any Flink file
  * system: s3://, hdfs://, ...), and judges it as the driver would (the quality floor recorded in
- * its run info). For a run submitted detached, {@code --mark-success} then writes the success
+ * its run info, and a workload card's clauses with {@code --fail-on-missed-contract}). For a run submitted detached, {@code --mark-success} then writes the success
  * marker the driver could not.
  *
  * <pre>{@code
@@ -48,8 +48,13 @@ public final class ReportCommand implements Callable<Integer> {
         System.out.println("  report: " + out.report("html"));
         JsonNode settings = report.runInfo == null ? null : report.runInfo.path("settings");
         if (settings != null && settings.path("--quality-sample").asInt() > 0) {
+            JsonNode meanFloor = settings.path("--quality-mean-floor");
             InferenceRun.judge(report, settings.path("--quality-floor").asDouble(),
+                    meanFloor.isNumber() ? meanFloor.asDouble() : null,
                     settings.path("--quality-reference").asText("the run's fp32 model"), out);
+        }
+        if (report.workloadVerdicts != null && settings.path("--fail-on-missed-contract").asBoolean()) {
+            io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(report.workloadVerdicts);
         }
         if (markSuccess) {
             int inProgress = out.inProgress().size();

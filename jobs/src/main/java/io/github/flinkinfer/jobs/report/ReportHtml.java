@@ -33,6 +33,7 @@ public final class ReportHtml {
                 .append("</style><script>").append(ReportAssets.errorCounter()).append("</script></head><body>");
         header(b, r);
         keyNumbers(b, r);
+        ReportTables.workload(b, r);
         if (r.batches > 0) {
             b.append("<h2>Time line</h2><p class=\"note\">Each lane is one inference subtask: ")
                     .append(legend("startup", "start-up (waiting to be scheduled)"))

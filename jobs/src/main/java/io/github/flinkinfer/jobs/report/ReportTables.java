@@ -41,6 +41,32 @@ final class ReportTables {
         }
     }
 
+    /** A workload run's verdict per clause of its card: status, actual, target, forecast, detail. */
+    static void workload(StringBuilder b, RunSummary r) {
+        if (r.workloadVerdicts == null) {
+            return;
+        }
+        b.append("<h2>Workload contract</h2><p class=\"note\">Card ").append(esc(r.workload.card()))
+                .append(r.workload.plannedModel() != null ? ", planned model " + esc(r.workload.plannedModel()) : "")
+                .append(". Deadline and budget fail the run only with --fail-on-missed-contract;"
+                        + " a missed quality floor always does.</p>")
+                .append("<table class=\"texts\"><tr><th>clause</th><th>status</th><th>actual</th><th>target</th>")
+                .append("<th>forecast</th><th>unit</th><th>detail</th></tr>");
+        for (io.github.flinkinfer.jobs.workload.WorkloadVerdict v : r.workloadVerdicts) {
+            b.append("<tr><td>").append(esc(v.clause())).append("</td><td class=\"")
+                    .append(v.status().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')).append("\">")
+                    .append(v.status()).append("</td><td>").append(esc(optional(v.actual())))
+                    .append("</td><td>").append(esc(optional(v.target()))).append("</td><td>")
+                    .append(esc(optional(v.forecast()))).append("</td><td>").append(esc(v.unit()))
+                    .append("</td><td class=\"text\">").append(esc(v.detail())).append("</td></tr>");
+        }
+        b.append("</table>");
+    }
+
+    private static String optional(Double v) {
+        return v == null ? "—" : num(v);
+    }
+
     /** Every number of the summary, for those who want them all. */
     static void details(StringBuilder b, RunSummary r) {
         b.append("<h2>Numbers</h2><div class=\"tables\"><table><tr><th>run</th><th></th></tr>");

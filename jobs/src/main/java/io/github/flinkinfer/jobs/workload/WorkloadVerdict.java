@@ -1,0 +1,17 @@
+package io.github.flinkinfer.jobs.workload;
+
+/**
+ * One clause of a workload card judged on a finished run: its status, the measured value, the
+ * card's target and the plan's forecast (each null where there is none), in {@code unit}, and a
+ * one-line detail saying where the numbers come from.
+ */
+public record WorkloadVerdict(String clause, Status status, Double actual, Double target, Double forecast,
+        String unit, String detail) {
+
+    /** Whether the run met the clause; NOT_SET when the card does not state it. */
+    public enum Status { MET, MISSED, NOT_SET }
+
+    public boolean missed() {
+        return status == Status.MISSED;
+    }
+}
