@@ -148,7 +148,11 @@ public final class InferenceRun {
             StreamExecutionEnvironment env, RunOptions o, RunOutput out, String jobName) throws Exception {
         ProgressReporter progress = null;
         if (o.progressSeconds > 0) {
-            long total = o.kafka.readsKafka()
+            io.github.flinkinfer.jobs.workload.WorkloadContract contract = o.workload.contract();
+            long total = contract != null && contract.forecast() != null && contract.forecast().records() > 0
+                    && !o.kafka.readsKafka()
+                    ? contract.forecast().records() // counted by plan --workload: exact, not estimated
+                    : o.kafka.readsKafka()
                     ? io.github.flinkinfer.jobs.kafka.KafkaPreflight.estimateRecords(o.kafka)
                     : ProgressReporter.estimateRecords(o.inputs);
             progress = new ProgressReporter(out.resolve(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR),

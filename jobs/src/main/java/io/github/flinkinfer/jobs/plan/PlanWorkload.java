@@ -90,7 +90,7 @@ final class PlanWorkload {
         TextTokenizer.load(ModelCard.resolve(card.variants().get(0)), RuntimeOptions.defaults()).close();
         ai.onnxruntime.OrtEnvironment.getEnvironment();
 
-        VariantSweep sweep = new VariantSweep(s.texts(), maxLength, out);
+        VariantSweep sweep = new VariantSweep(s.texts(), maxLength, Math.min(parallelism, cores), out);
         List<Measurement> measured = new ArrayList<>();
         out.println("\nsweep (1 ORT thread per subtask; rate = real tokens / (tokenize + inference) seconds):");
         for (int i = 0; i < card.variants().size(); i++) {

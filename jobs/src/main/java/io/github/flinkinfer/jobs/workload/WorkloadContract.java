@@ -20,13 +20,29 @@ public record WorkloadContract(
         Double meanCosine,
         Double labelAgreement,
         Long latencyMaxItemMs,
+        /** The variant {@link #forecast} is for: the run's model when the plan measured it. */
+        String forecastModel,
         WorkloadPlan.Forecast forecast) {
 
-    static WorkloadContract of(String location, WorkloadCard c, WorkloadPlan p) {
+    /**
+     * The contract of a run of {@code runModel}: the plan's forecast, or — when an explicit
+     * {@code --model} chose another variant the plan measured — that variant's forecast.
+     */
+    static WorkloadContract of(String location, WorkloadCard c, WorkloadPlan p, String runModel) {
         WorkloadCard.Quality q = c.qualityOrEmpty();
+        String forecastModel = p.settings() != null ? p.settings().model() : p.chosen();
+        WorkloadPlan.Forecast forecast = p.forecast();
+        if (runModel != null && !runModel.equalsIgnoreCase(forecastModel) && p.variants() != null) {
+            for (WorkloadPlan.VariantEstimate v : p.variants()) {
+                if (v.model().equalsIgnoreCase(runModel) && v.forecast() != null) {
+                    forecastModel = v.model();
+                    forecast = v.forecast();
+                }
+            }
+        }
         return new WorkloadContract(location, c.name(), p.chosen(), c.deadline(), c.budget(),
                 c.pricesOrEmpty().currencyOrDefault(), q.minCosine(), q.meanCosine(), q.labelAgreement(),
-                c.latency() == null ? null : c.latency().maxItemMs(), p.forecast());
+                c.latency() == null ? null : c.latency().maxItemMs(), forecastModel, forecast);
     }
 
     /** Whether the card sets any quality floor. */

@@ -77,7 +77,7 @@ public class WorkloadOptions {
                     + p.unmet() + "; running its best effort, the verdicts will show the misses");
         }
         fill(o, c, p);
-        contract = WorkloadContract.of(card, c, p);
+        contract = WorkloadContract.of(card, c, p, o.model);
     }
 
     private void fill(RunOptions o, WorkloadCard c, WorkloadPlan p) {

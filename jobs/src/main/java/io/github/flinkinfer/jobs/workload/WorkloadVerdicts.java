@@ -133,10 +133,11 @@ public final class WorkloadVerdicts {
         }
         long good = qualityMissed ? 0 : within;
         double share = inputs == 0 ? 0 : (double) good / inputs;
-        String bounds = bound == null ? "no latency bound"
-                : fmt("queue wait (of the batch's oldest item) + batch time ≤ %d ms", bound);
-        String detail = fmt("%.1f%%: %,d of %,d input records succeeded (%,d failed); %,d within %s",
-                100 * share, s.succeeded, inputs, s.failed, within, bounds) + (qualityMissed ? "; quality floor missed, so none counts" : "");
+        String bounds = bound == null ? "; no latency bound, so every success counts"
+                : fmt("; %,d within queue wait (of the batch's oldest item) + batch time ≤ %d ms", within, bound);
+        String detail = fmt("%.1f%%: %,d of %,d input records succeeded (%,d failed)",
+                100 * share, s.succeeded, inputs, s.failed) + bounds
+                + (qualityMissed ? "; quality floor missed, so none counts" : "");
         Status status = qualityMissed || (bound != null && within < s.succeeded) ? Status.MISSED
                 : bound == null && !c.hasQualityFloor() ? Status.NOT_SET : Status.MET;
         return new WorkloadVerdict(GOODPUT, status, share, null, null, "share", detail);
@@ -174,7 +175,9 @@ public final class WorkloadVerdicts {
     /** The verdict block that ends the console summary. */
     public static void print(List<WorkloadVerdict> verdicts, WorkloadContract c, PrintStream out) {
         out.printf("  workload contract  %s%s%n", c.name() != null ? c.name() + " (" + c.card() + ")" : c.card(),
-                c.plannedModel() != null ? ", planned " + c.plannedModel() : ", plan met no variant");
+                (c.plannedModel() != null ? ", planned " + c.plannedModel() : ", plan met no variant")
+                        + (c.forecastModel() != null && !c.forecastModel().equalsIgnoreCase(c.plannedModel())
+                        ? "; forecasts of " + c.forecastModel() + " (the run's model)" : ""));
         for (WorkloadVerdict v : verdicts) {
             out.printf("    %-24s %-7s %s%n", v.clause(), v.status(), v.detail());
         }

@@ -66,7 +66,9 @@ class WorkloadRunITCase extends ClusterTestBase {
                 """.formatted(corpus, INT8, FP32, deadline, budget));
         WorkloadPlan.Forecast forecast = new WorkloadPlan.Forecast(200, 2400, 3, 2, 5, 0.0001, "EUR");
         new WorkloadPlan(card.toString(), WorkloadCard.sha256(card.toString()), "2026-11-30T12:00:00Z", INT8,
-                new WorkloadPlan.Settings(INT8, new int[] {16, 32, 64}, 1024, 2, 64), forecast, List.of(), List.of())
+                new WorkloadPlan.Settings(INT8, new int[] {16, 32, 64}, 1024, 2, 64), forecast,
+                List.of(new WorkloadPlan.VariantEstimate(FP32, "cosine", 64, 1, 1, 5000, 0.95, new int[] {16, 32, 64},
+                        1024, new WorkloadPlan.Forecast(200, 2400, 3, 4, 7, 0.0002, "EUR"), List.of())), List.of())
                 .write(WorkloadPlan.locationFor(card.toString()));
         return card;
     }
@@ -147,6 +149,9 @@ class WorkloadRunITCase extends ClusterTestBase {
     void anExplicitModelWinsOverThePlan() throws Exception {
         RunSummary s = run(cardAndPlan("1h", 1.0), tmp.resolve("fp32"), "fp32", "--model", FP32);
         assertThat(s.runInfo.path("model").path("id").asText()).startsWith(FP32).doesNotStartWith(INT8);
+        // judged against the forecast the plan made for the run's model, not the chosen one's
+        assertThat(s.workload.forecastModel()).isEqualTo(FP32);
+        assertThat(s.workload.forecast().seconds()).isEqualTo(7);
         assertThat(s.runInfo.path("settings").path("--parallelism").asInt()).isEqualTo(2); // still the plan's
         assertThat(s.quality.min).isGreaterThan(0.9999); // fp32 against itself
         assertThat(verdict(s, WorkloadVerdicts.QUALITY).status()).isEqualTo(Status.MET);

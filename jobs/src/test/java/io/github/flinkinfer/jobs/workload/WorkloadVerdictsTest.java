@@ -47,7 +47,7 @@ class WorkloadVerdictsTest {
             Long latencyMs) {
         return new WorkloadContract("card.yaml", "nightly", "all-minilm-l6-v2-q",
                 deadline == null ? null : Deadline.parse(deadline), budget, "USD", minCosine, meanCosine, null,
-                latencyMs, FORECAST);
+                latencyMs, "all-minilm-l6-v2-q", FORECAST);
     }
 
     static WorkloadVerdict verdict(List<WorkloadVerdict> all, String clause) {
@@ -144,7 +144,7 @@ class WorkloadVerdictsTest {
     @Test
     void aWallClockDeadlineIsJudgedFromTheSubmission() {
         WorkloadContract c = new WorkloadContract("card.yaml", null, "m", Deadline.parse("2025-11-30T10:53:40Z"),
-                null, "USD", null, null, null, null, null);
+                null, "USD", null, null, null, null, null, null);
         WorkloadVerdict d = verdict(WorkloadVerdicts.judge(c, run(), batches(), SUBMITTED), WorkloadVerdicts.DEADLINE);
         assertThat(d.target()).isEqualTo(20.0); // submitted 10:53:20
         assertThat(d.status()).isEqualTo(Status.MISSED);
