@@ -21,6 +21,17 @@ import java.util.concurrent.Future;
  */
 record ConcurrentPass(double seconds, long realTokens, float[][] outputs) {
 
+    /** {@code passes} passes; the median time, the first pass's outputs. */
+    static ConcurrentPass median(ModelRuntime model, ModelCard card, RuntimeOptions options, List<int[]> tokens,
+            BatchingConfig config, int n, int passes) {
+        List<ConcurrentPass> runs = new ArrayList<>();
+        for (int i = 0; i < Math.max(1, passes); i++) {
+            runs.add(run(model, card, options, tokens, config, n));
+        }
+        double[] times = runs.stream().mapToDouble(ConcurrentPass::seconds).sorted().toArray();
+        return new ConcurrentPass(times[times.length / 2], runs.get(0).realTokens(), runs.get(0).outputs());
+    }
+
     static ConcurrentPass run(ModelRuntime model, ModelCard card, RuntimeOptions options, List<int[]> tokens,
             BatchingConfig config, int n) {
         if (n <= 1) {

@@ -42,6 +42,9 @@ final class PlanWorkload {
     /** Exit code when no variant meets every clause (the best effort's plan is still written). */
     static final int INFEASIBLE = 3;
 
+    /** The mean token length comes from this many times {@code --sample} texts (tokenized only). */
+    static final int LENGTH_SAMPLE_FACTOR = 10;
+
     private final int sampleSize;
     private final int parallelismOverride;
     private final CostOptions commandLinePrices;
@@ -72,14 +75,16 @@ final class PlanWorkload {
         int maxLength = card.maxLength() != null ? card.maxLength() : 0;
 
         List<Path> files = files(card.corpus().inputs());
-        PlanCommand.Sample s = PlanCommand.sample(files, jsonl(card.corpus(), files), sampleSize,
+        PlanCommand.Sample s = PlanCommand.sample(files, jsonl(card.corpus(), files), sampleSize * LENGTH_SAMPLE_FACTOR,
                 card.corpus().textFieldOrDefault());
         if (s.texts().isEmpty()) {
             throw new IllegalArgumentException("workload card " + cardLocation + ": no text in field '"
                     + card.corpus().textFieldOrDefault() + "' of " + card.corpus().inputs());
         }
-        out.printf(Locale.ROOT, "workload %s: corpus %s, %,d records; sampled %d; parallelism %d (%d cores here)%n",
+        out.printf(Locale.ROOT, "workload %s: corpus %s, %,d records; sampled %d (%d swept, all tokenized for the mean length);"
+                        + " parallelism %d (%d cores here)%n",
                 card.name() != null ? card.name() : cardLocation, card.corpus().inputs(), s.total(), s.texts().size(),
+                Math.min(sampleSize, s.texts().size()),
                 parallelism, cores);
         if (parallelism > cores) {
             out.printf("note: the rates are measured with one core per subtask; %d subtasks need %d cores"
@@ -90,7 +95,7 @@ final class PlanWorkload {
         TextTokenizer.load(ModelCard.resolve(card.variants().get(0)), RuntimeOptions.defaults()).close();
         ai.onnxruntime.OrtEnvironment.getEnvironment();
 
-        VariantSweep sweep = new VariantSweep(s.texts(), maxLength, Math.min(parallelism, cores), out);
+        VariantSweep sweep = new VariantSweep(s.texts(), sampleSize, maxLength, Math.min(parallelism, cores), out);
         List<Measurement> measured = new ArrayList<>();
         out.println("\nsweep (1 ORT thread per subtask; rate = real tokens / (tokenize + inference) seconds):");
         for (int i = 0; i < card.variants().size(); i++) {
