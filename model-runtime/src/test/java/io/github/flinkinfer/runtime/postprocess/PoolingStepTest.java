@@ -15,9 +15,14 @@ class PoolingStepTest {
         return new ModelOutput.TokenVectors(FloatBuffer.wrap(states), 2, 3, 2, new int[] {3, 1});
     }
 
+    /** The pooled rows of {@code step} applied to {@code output}. */
+    static float[][] pooled(PoolingStep step, ModelOutput output) {
+        return ((ModelOutput.Vectors) step.apply(output)).rows();
+    }
+
     @Test
     void meanPoolingAveragesTheRealTokensOnly() {
-        float[][] pooled = ((ModelOutput.Vectors) new MeanPooling().apply(tokens())).rows();
+        float[][] pooled = pooled(new MeanPooling(), tokens());
         assertThat(pooled[0]).containsExactly(3f, 5f);
         assertThat(pooled[1]).containsExactly(7f, 8f);
     }
@@ -26,12 +31,12 @@ class PoolingStepTest {
     void meanPoolingOfAnEmptyInputIsZero() {
         ModelOutput.TokenVectors empty = new ModelOutput.TokenVectors(
                 FloatBuffer.wrap(new float[] {5, 5}), 1, 1, 2, new int[] {0});
-        assertThat(((ModelOutput.Vectors) new MeanPooling().apply(empty)).rows()[0]).containsExactly(0f, 0f);
+        assertThat(pooled(new MeanPooling(), empty)[0]).containsExactly(0f, 0f);
     }
 
     @Test
     void clsPoolingTakesEachInputsFirstToken() {
-        float[][] pooled = ((ModelOutput.Vectors) new ClsPooling().apply(tokens())).rows();
+        float[][] pooled = pooled(new ClsPooling(), tokens());
         assertThat(pooled[0]).containsExactly(1f, 2f);
         assertThat(pooled[1]).containsExactly(7f, 8f);
     }
