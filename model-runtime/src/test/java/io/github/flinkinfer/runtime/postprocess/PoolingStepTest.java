@@ -20,11 +20,16 @@ class PoolingStepTest {
         return ((ModelOutput.Vectors) step.apply(output)).rows();
     }
 
+    /** {@code step} pools {@link #tokens()}' two inputs into {@code first} and {@code second}. */
+    static void assertPoolsTokens(PoolingStep step, float[] first, float[] second) {
+        float[][] pooled = pooled(step, tokens());
+        assertThat(pooled[0]).containsExactly(first);
+        assertThat(pooled[1]).containsExactly(second);
+    }
+
     @Test
     void meanPoolingAveragesTheRealTokensOnly() {
-        float[][] pooled = pooled(new MeanPooling(), tokens());
-        assertThat(pooled[0]).containsExactly(3f, 5f);
-        assertThat(pooled[1]).containsExactly(7f, 8f);
+        assertPoolsTokens(new MeanPooling(), new float[] {3f, 5f}, new float[] {7f, 8f});
     }
 
     @Test
@@ -36,9 +41,7 @@ class PoolingStepTest {
 
     @Test
     void clsPoolingTakesEachInputsFirstToken() {
-        float[][] pooled = pooled(new ClsPooling(), tokens());
-        assertThat(pooled[0]).containsExactly(1f, 2f);
-        assertThat(pooled[1]).containsExactly(7f, 8f);
+        assertPoolsTokens(new ClsPooling(), new float[] {1f, 2f}, new float[] {7f, 8f});
     }
 
     @Test
