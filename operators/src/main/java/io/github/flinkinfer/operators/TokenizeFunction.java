@@ -9,6 +9,7 @@ import io.github.flinkinfer.operators.chunk.TokenWindows;
 import io.github.flinkinfer.runtime.TextTokenizer;
 import io.github.flinkinfer.runtime.TokenSequence;
 import java.util.List;
+import java.util.function.Function;
 import io.github.flinkinfer.runtime.TokenizedText;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -65,11 +66,8 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
             chunks(doc, ref, start, ctx, out);
             return;
         }
-        TokenizedText tokens;
-        try {
-            tokens = tokenizer.encode(doc.text);
-        } catch (RuntimeException e) {
-            reject(doc, ctx, ErrorReason.TOKENIZER_FAILED, e.getClass().getSimpleName());
+        TokenizedText tokens = encodeOrReject(doc, ctx, tokenizer::encode);
+        if (tokens == null) {
             return;
         }
         if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
@@ -89,14 +87,21 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         ctx.output(Outputs.ERRORS, ErrorRecord.of(doc.id, doc.source, reason, detail, 1).withInput(doc.text));
     }
 
+    /** The document's text through {@code encoder}; null (and the document rejected) when it fails. */
+    private <T> T encodeOrReject(Document doc, Context ctx, Function<String, T> encoder) {
+        try {
+            return encoder.apply(doc.text);
+        } catch (RuntimeException e) {
+            reject(doc, ctx, ErrorReason.TOKENIZER_FAILED, e.getClass().getSimpleName());
+            return null;
+        }
+    }
+
     /** One input per window: id {@code <doc-id>#<k>}, the special tokens around each window. */
     private void chunks(Document doc, ChunkRef ref, long start, Context ctx,
             Collector<TokenizedDocument> out) {
-        TokenSequence seq;
-        try {
-            seq = tokenizer.encodeAll(doc.text);
-        } catch (RuntimeException e) {
-            reject(doc, ctx, ErrorReason.TOKENIZER_FAILED, e.getClass().getSimpleName());
+        TokenSequence seq = encodeOrReject(doc, ctx, tokenizer::encodeAll);
+        if (seq == null) {
             return;
         }
         List<TokenWindows.Window> windows =

@@ -17,10 +17,16 @@ import org.junit.jupiter.api.Test;
  */
 class DeduplicateFunctionTest {
 
-    static KeyedOneInputStreamOperatorTestHarness<String, Document, Document> harness(boolean batchMode)
-            throws Exception {
-        return new KeyedOneInputStreamOperatorTestHarness<>(
+    /** An opened harness, restored from {@code snapshot} first unless it is null. */
+    static KeyedOneInputStreamOperatorTestHarness<String, Document, Document> opened(boolean batchMode,
+            OperatorSubtaskState snapshot) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<String, Document, Document>(
                 new KeyedProcessOperator<>(new DeduplicateFunction(batchMode)), d -> d.id, Types.STRING);
+        if (snapshot != null) {
+            h.initializeState(snapshot);
+        }
+        h.open();
+        return h;
     }
 
     static List<String> kept(KeyedOneInputStreamOperatorTestHarness<String, Document, Document> h) {
@@ -35,8 +41,7 @@ class DeduplicateFunctionTest {
     @Test
     void batchModeKeepsTheFirstInTheCorpusAcrossSnapshotAndRestore() throws Exception {
         OperatorSubtaskState snapshot;
-        try (var h = harness(true)) {
-            h.open();
+        try (var h = opened(true, null)) {
             h.processElement(new Document("a", "late", "f:10"), 0);
             h.processElement(new Document("a", "earlier", "f:9"), 0); // 9 < 10 numerically
             h.processElement(new Document("b", "only", "f:1"), 0);
@@ -51,9 +56,7 @@ class DeduplicateFunctionTest {
             });
             snapshot = h.snapshot(1, 1);
         }
-        try (var h = harness(true)) {
-            h.initializeState(snapshot);
-            h.open();
+        try (var h = opened(true, snapshot)) {
             h.processElement(new Document("a", "first of all", "f:2"), 0);
             h.processWatermark(Long.MAX_VALUE);
 
@@ -70,8 +73,7 @@ class DeduplicateFunctionTest {
     @Test
     void streamingModeEmitsTheFirstArrivalAtOnceAndStillRejectsItsDuplicatesAfterRestore() throws Exception {
         OperatorSubtaskState snapshot;
-        try (var h = harness(false)) {
-            h.open();
+        try (var h = opened(false, null)) {
             h.processElement(new Document("a", "first", "f:10"), 0);
             h.processElement(new Document("a", "second", "f:9"), 0);
             assertThat(kept(h)).containsExactly("a@f:10");
@@ -79,9 +81,7 @@ class DeduplicateFunctionTest {
             assertThat(rejected(h)).extracting(e -> e.source).containsExactly("f:9");
             snapshot = h.snapshot(1, 1);
         }
-        try (var h = harness(false)) {
-            h.initializeState(snapshot);
-            h.open();
+        try (var h = opened(false, snapshot)) {
             h.processElement(new Document("a", "third", "f:1"), 0);
             h.processElement(new Document("b", "new", "f:3"), 0);
             h.processWatermark(Long.MAX_VALUE);

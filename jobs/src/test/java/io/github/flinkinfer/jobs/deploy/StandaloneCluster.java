@@ -113,6 +113,28 @@ final class StandaloneCluster implements AutoCloseable {
         return names;
     }
 
+    /** A condition polled while a job runs. */
+    interface MidJob {
+        boolean reached() throws Exception;
+    }
+
+    /**
+     * Polls until {@code midJob} is reached while {@code job} still runs (the point to kill a
+     * TaskManager at); fails when the job ends first or after {@code seconds}, saying
+     * "{@code missing} in N s".
+     */
+    void awaitMidJob(Process job, Path client, long seconds, String missing, MidJob midJob) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!midJob.reached()) {
+            assertThat(job.isAlive())
+                    .as("job ended before the kill:\n%s%s", Files.readString(client), logTails())
+                    .isTrue();
+            assertThat(System.nanoTime()).as("%s in %d s\n%s", missing, seconds, logTails())
+                    .isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+
     /**
      * Waits for a job submitted before a TaskManager was killed: it must finish within the time,
      * exit 0 and the JobManager must have noticed the kill and recovered the tasks.

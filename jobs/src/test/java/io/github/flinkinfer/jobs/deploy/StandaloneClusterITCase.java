@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,15 +34,7 @@ class StandaloneClusterITCase {
                     "--restart-attempts", "5");
 
             // Mid-job: inference has written its first batch somewhere, nothing is committed yet.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (!inProgress(out.resolve("metrics"))) {
-                assertThat(job.isAlive())
-                        .as("job ended before the kill:\n%s%s", Files.readString(client), cluster.logTails())
-                        .isTrue();
-                assertThat(System.nanoTime()).as("no batch written in 120 s\n%s", cluster.logTails())
-                        .isLessThan(deadline);
-                Thread.sleep(200);
-            }
+            cluster.awaitMidJob(job, client, 120, "no batch written", () -> inProgress(out.resolve("metrics")));
             List<String> running = cluster.processesLogging("loaded model");
             assertThat(running).isNotEmpty();
             cluster.killHard(running.get(0));

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,17 +39,9 @@ class StandaloneS3ITCase {
 
             // Mid-job: a TaskManager runs inference. Part files on S3 are multipart uploads, not
             // listable objects, until the job commits them at its end.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            cluster.awaitMidJob(job, client, 180, "no model loaded",
+                    () -> !cluster.processesLogging("loaded model").isEmpty());
             List<String> running = cluster.processesLogging("loaded model");
-            while (running.isEmpty()) {
-                assertThat(job.isAlive())
-                        .as("job ended before the kill:\n%s%s", Files.readString(client), cluster.logTails())
-                        .isTrue();
-                assertThat(System.nanoTime()).as("no model loaded in 180 s\n%s", cluster.logTails())
-                        .isLessThan(deadline);
-                Thread.sleep(200);
-                running = cluster.processesLogging("loaded model");
-            }
             assertThat(S3.keys("out/")).as("no part file committed before the kill")
                     .noneMatch(k -> k.contains("/part-"));
             cluster.killHard(running.get(0));

@@ -32,6 +32,11 @@ class WorkloadCardTest {
         return card;
     }
 
+    /** {@link #GOOD} with {@code from} replaced by {@code to} fails, its message containing {@code message}. */
+    static void assertRejected(String from, String to, String message) {
+        assertThatThrownBy(() -> valid(GOOD.replace(from, to))).hasMessageContaining(message);
+    }
+
     @Test
     void readsAGoodYamlCard() {
         WorkloadCard card = valid(GOOD);
@@ -82,25 +87,25 @@ class WorkloadCardTest {
 
     @Test
     void floorsMustSuitTheTask() {
-        assertThatThrownBy(() -> valid(GOOD.replace("min-cosine", "label-agreement")))
-                .hasMessageContaining("'quality.label-agreement' is a classifier's floor");
-        assertThatThrownBy(() -> valid(GOOD.replace("task: embed", "task: moderate")))
-                .hasMessageContaining("moderate is judged by label-agreement");
+        assertRejected("min-cosine", "label-agreement",
+                "'quality.label-agreement' is a classifier's floor");
+        assertRejected("task: embed", "task: moderate",
+                "moderate is judged by label-agreement");
     }
 
     @Test
     void badTypesAndMissingPartsAreClear() {
-        assertThatThrownBy(() -> valid(GOOD.replace("task: embed", "task: embedd")))
-                .hasMessageContaining("task 'embedd' is not one of embed, moderate");
-        assertThatThrownBy(() -> valid(GOOD.replace("deadline: 20m", "deadline: tomorrow")))
-                .hasMessageContaining("deadline 'tomorrow' is neither a duration");
-        assertThatThrownBy(() -> valid(GOOD.replace("budget: 0.05", "budget: lots")))
-                .hasMessageContaining("'lots' at 'budget' is not a valid double");
+        assertRejected("task: embed", "task: embedd",
+                "task 'embedd' is not one of embed, moderate");
+        assertRejected("deadline: 20m", "deadline: tomorrow",
+                "deadline 'tomorrow' is neither a duration");
+        assertRejected("budget: 0.05", "budget: lots",
+                "'lots' at 'budget' is not a valid double");
         assertThatThrownBy(() -> valid("task: embed\n"))
                 .hasMessageContaining("'corpus.inputs' is missing")
                 .hasMessageContaining("'variants' is missing");
-        assertThatThrownBy(() -> valid(GOOD.replace("  cpu-core-hour: 0.0475", "  currency: EUR")))
-                .hasMessageContaining("'budget' needs a price");
+        assertRejected("  cpu-core-hour: 0.0475", "  currency: EUR",
+                "'budget' needs a price");
         assertThatThrownBy(() -> valid("task: [embed]\n")).hasMessageContaining("wrong type at 'task': expected a text value");
         assertThatThrownBy(() -> valid("corpus: {inputs: [a]\n")).hasMessageContaining("not valid YAML");
     }

@@ -15,25 +15,33 @@ class PoolingStepTest {
         return new ModelOutput.TokenVectors(FloatBuffer.wrap(states), 2, 3, 2, new int[] {3, 1});
     }
 
+    /** The pooled rows of {@code step} applied to {@code output}. */
+    static float[][] pooled(PoolingStep step, ModelOutput output) {
+        return ((ModelOutput.Vectors) step.apply(output)).rows();
+    }
+
+    /** {@code step} pools {@link #tokens()}' two inputs into {@code first} and {@code second}. */
+    static void assertPoolsTokens(PoolingStep step, float[] first, float[] second) {
+        float[][] pooled = pooled(step, tokens());
+        assertThat(pooled[0]).containsExactly(first);
+        assertThat(pooled[1]).containsExactly(second);
+    }
+
     @Test
     void meanPoolingAveragesTheRealTokensOnly() {
-        float[][] pooled = ((ModelOutput.Vectors) new MeanPooling().apply(tokens())).rows();
-        assertThat(pooled[0]).containsExactly(3f, 5f);
-        assertThat(pooled[1]).containsExactly(7f, 8f);
+        assertPoolsTokens(new MeanPooling(), new float[] {3f, 5f}, new float[] {7f, 8f});
     }
 
     @Test
     void meanPoolingOfAnEmptyInputIsZero() {
         ModelOutput.TokenVectors empty = new ModelOutput.TokenVectors(
                 FloatBuffer.wrap(new float[] {5, 5}), 1, 1, 2, new int[] {0});
-        assertThat(((ModelOutput.Vectors) new MeanPooling().apply(empty)).rows()[0]).containsExactly(0f, 0f);
+        assertThat(pooled(new MeanPooling(), empty)[0]).containsExactly(0f, 0f);
     }
 
     @Test
     void clsPoolingTakesEachInputsFirstToken() {
-        float[][] pooled = ((ModelOutput.Vectors) new ClsPooling().apply(tokens())).rows();
-        assertThat(pooled[0]).containsExactly(1f, 2f);
-        assertThat(pooled[1]).containsExactly(7f, 8f);
+        assertPoolsTokens(new ClsPooling(), new float[] {1f, 2f}, new float[] {7f, 8f});
     }
 
     @Test
