@@ -123,7 +123,9 @@ class WorkloadRunITCase extends ClusterTestBase {
 
     @Test
     void aMissedDeadlineIsReportedAndFailsTheRunOnlyWhenAskedTo() throws Exception {
-        Path card = cardAndPlan("1s", 1.0);
+        // 10 ms: missed however it is measured — the driver's wall, or the wall `report` rebuilds
+        // from the records (submission → last batch), which on the warm test cluster can be < 1 s
+        Path card = cardAndPlan("PT0.01S", 1.0);
         RunSummary s = run(card, tmp.resolve("report"), "late");
         assertThat(verdict(s, WorkloadVerdicts.DEADLINE).status()).isEqualTo(Status.MISSED);
         assertThat(verdict(s, WorkloadVerdicts.DEADLINE).detail()).contains("s late");
@@ -134,7 +136,7 @@ class WorkloadRunITCase extends ClusterTestBase {
         assertThatThrownBy(() -> run(card, strict, "late", "--fail-on-missed-contract"))
                 .isInstanceOf(WorkloadContractException.class)
                 .hasMessageContaining("deadline")
-                .hasMessageContaining("vs target 1.00000 s")
+                .hasMessageContaining("vs target 0.0100000 s")
                 .hasMessageNotContaining("budget");
         assertThat(strict.resolve("_SUCCESS-late")).doesNotExist();
         assertThat(strict.resolve("report-late.json")).exists();
