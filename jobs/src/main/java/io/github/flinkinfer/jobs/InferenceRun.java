@@ -148,15 +148,8 @@ public final class InferenceRun {
             StreamExecutionEnvironment env, RunOptions o, RunOutput out, String jobName) throws Exception {
         ProgressReporter progress = null;
         if (o.progressSeconds > 0) {
-            io.github.flinkinfer.jobs.workload.WorkloadContract contract = o.workload.contract();
-            long total = contract != null && contract.forecast() != null && contract.forecast().records() > 0
-                    && !o.kafka.readsKafka()
-                    ? contract.forecast().records() // counted by plan --workload: exact, not estimated
-                    : o.kafka.readsKafka()
-                    ? io.github.flinkinfer.jobs.kafka.KafkaPreflight.estimateRecords(o.kafka)
-                    : ProgressReporter.estimateRecords(o.inputs);
             progress = new ProgressReporter(out.resolve(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR),
-                    total, System.out);
+                    expectedRecords(o), System.out);
             progress.start(o.progressSeconds);
         }
         boolean finished = false;
@@ -177,6 +170,18 @@ public final class InferenceRun {
                 progress.close(finished);
             }
         }
+    }
+
+    /** The progress line's total: the Kafka offsets, a workload plan's count, else an estimate. */
+    private static long expectedRecords(RunOptions o) {
+        if (o.kafka.readsKafka()) {
+            return io.github.flinkinfer.jobs.kafka.KafkaPreflight.estimateRecords(o.kafka);
+        }
+        io.github.flinkinfer.jobs.workload.WorkloadContract contract = o.workload.contract();
+        if (contract != null && contract.forecast() != null && contract.forecast().records() > 0) {
+            return contract.forecast().records(); // counted by plan --workload: exact, not estimated
+        }
+        return ProgressReporter.estimateRecords(o.inputs);
     }
 
     /** Without {@code --runtime-mode}, the run takes the mode the environment was configured with. */

@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -271,7 +270,7 @@ public record WorkloadCard(
     private static byte[] bytes(String location) throws IOException {
         Path path = new Path(location);
         try (FSDataInputStream in = path.getFileSystem().open(path)) {
-            return ((InputStream) in).readAllBytes();
+            return in.readAllBytes();
         } catch (java.io.FileNotFoundException e) {
             throw new WorkloadCardException(location, List.of("no such file"));
         }
