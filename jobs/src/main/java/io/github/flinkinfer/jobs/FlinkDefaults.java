@@ -41,8 +41,9 @@ public final class FlinkDefaults {
 
     /**
      * The execution environment of a run: the one {@code flink run} or the application cluster
-     * provides (with its configuration), else an embedded cluster configured from {@code
-     * $FLINK_CONF_DIR} when set; plus our defaults where those leave options unset.
+     * provides (with its configuration), else an embedded cluster ({@link EmbeddedEnvironment},
+     * which the run can start early) configured from {@code $FLINK_CONF_DIR} when set; plus our
+     * defaults where those leave options unset.
      */
     public static StreamExecutionEnvironment environment(RunOptions o) {
         StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -57,7 +58,9 @@ public final class FlinkDefaults {
         effective.addAll(Configuration.fromMap(probe.getConfiguration().toMap()));
         Configuration conf = new Configuration(base);
         conf.addAll(defaults(effective, o));
-        return StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        return probe instanceof LocalStreamEnvironment
+                ? EmbeddedEnvironment.create(conf)
+                : StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }
 
     /** Our settings for the options {@code cluster} leaves unset, and the explicit job options. */

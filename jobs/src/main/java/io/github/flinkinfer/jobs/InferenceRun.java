@@ -4,6 +4,8 @@ import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFiles;
+import io.github.flinkinfer.runtime.PreparedSessions;
+import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.LocalDateTime;
@@ -46,6 +48,32 @@ public final class InferenceRun {
             ModelRuntimeFactory model) throws Exception {
         o.workload.applyTo(o, task.name(), java.time.Instant.now());
         adoptRuntimeMode(o, env);
+        EmbeddedEnvironment embedded = env instanceof EmbeddedEnvironment e ? e : null;
+        int parallelism = o.parallelism > 0 ? o.parallelism : env.getParallelism();
+        if (embedded != null) {
+            embedded.prestart(parallelism); // comes up while the checks below run
+        }
+        PreparedSessions.Batch ahead = null;
+        try {
+            ModelCard card = checked(task, o);
+            if (embedded != null && model == null) {
+                RuntimeOptions runtime = o.runtimeOptions();
+                ahead = PreparedSessions.prepare(card, runtime, runtime.sharesSession() ? 1 : parallelism);
+            }
+            verifyModelFiles(card);
+            return run(task, o, env, card, model);
+        } finally {
+            if (ahead != null) {
+                ahead.close();
+            }
+            if (embedded != null) {
+                embedded.discardUnusedCluster();
+            }
+        }
+    }
+
+    /** Validates the options for {@code task} and returns the model card they name. */
+    private static ModelCard checked(InferenceTask task, RunOptions o) {
         o.validate();
         ModelCard card = o.modelCard();
         if (card.task != task.modelTask()) {
@@ -60,7 +88,12 @@ public final class InferenceRun {
         }
         task.validate(o, card);
         o.quality.validateFor(card, o.model);
-        verifyModelFiles(card);
+        return card;
+    }
+
+    /** Prepares the output, builds and runs the job, then summarizes and judges it. */
+    private static RunSummary run(InferenceTask task, RunOptions o, StreamExecutionEnvironment env,
+            ModelCard card, ModelRuntimeFactory model) throws Exception {
         String runId = o.runId != null ? o.runId
                 : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         RunOutput out = RunOutput.of(o.output, runId);
@@ -75,7 +108,8 @@ public final class InferenceRun {
         }
         InferencePipeline.build(env, o, runId,
                 model != null ? model : ModelRuntimeFactory.onnx(card, o.runtimeOptions()), task);
-        out.write(out.runInfo(), RunInfo.toJson(RunInfo.of(o, card, runId)));
+        java.util.Map<String, Object> info = RunInfo.of(o, card, runId);
+        out.write(out.runInfo(), RunInfo.toJson(info));
 
         long start = System.nanoTime();
         JobExecutionResult result = executeWithProgress(env, o, out,
@@ -94,6 +128,11 @@ public final class InferenceRun {
             System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
         }
         RunSummary summary = RunSummary.read(out, wall);
+        if (env instanceof EmbeddedEnvironment embedded && embedded.clusterStart() != null) {
+            EmbeddedEnvironment.ClusterStart c = embedded.clusterStart();
+            summary.clusterStart = new RunSummary.ClusterStart(c.seconds(),
+                    (c.readyAtMillis() - (long) info.get("submittedAtMillis")) / 1000.0, c.taken());
+        }
         task.summarize(summary, result, o);
         summary.write(out);
         judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);

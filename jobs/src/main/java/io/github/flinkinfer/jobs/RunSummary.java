@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -65,6 +66,17 @@ public final class RunSummary {
     public WorkloadContract workload;
     /** {@code --workload} runs: the verdict per clause (docs/workload.md, "Verdicts"); else null. */
     public List<WorkloadVerdict> workloadVerdicts;
+    /** Runs on the embedded cluster: how long it took to start, and when against submission; else null. */
+    public ClusterStart clusterStart;
+
+    /**
+     * The embedded cluster's start (the driver starts it while it still checks and builds the run).
+     *
+     * @param seconds from the start of its start to ready
+     * @param readyAfterSubmissionSeconds when it was ready, against submission (negative: before)
+     * @param taken whether the job ran on it (false: it had too few slots, Flink started another)
+     */
+    public record ClusterStart(double seconds, double readyAfterSubmissionSeconds, boolean taken) {}
 
     /** Where the money went; see docs/measurement.md, "Cost". */
     public static final class Cost {
@@ -293,15 +305,24 @@ public final class RunSummary {
         output.write(output.report("html"), io.github.flinkinfer.jobs.report.ReportHtml.render(this));
     }
 
-    /** Time to the first batch and, for the slowest subtask to load, where its load went. */
+    /**
+     * Time to the first batch and where it went: the embedded cluster's start, and for the slowest
+     * subtask to load its model read, session (prepared ahead by the driver or not) and warm-up.
+     */
     private void printColdStart(PrintStream out) {
         Timeline t = series.timeline;
         t.subtasks.stream().max(java.util.Comparator.comparingDouble(l -> l.modelReadSeconds
                 + l.sessionCreateSeconds + l.warmUpSeconds)).ifPresent(l -> out.printf(
-                "  cold start         first batch %.2f s after %s; model read+sha256 %.2f s, session %.2f s"
-                        + " (graph cache %s), warm-up %.2f s, tokenizer %.2f s (slowest subtask)%n",
+                "  cold start         first batch %.2f s after %s; %smodel read+sha256 %.2f s, session %.2f s"
+                        + " (graph cache %s%s), warm-up %.2f s, tokenizer %.2f s (slowest subtask)%n",
                 t.firstBatchSeconds, t.fromSubmission ? "submission" : "the first subtask opened",
-                l.modelReadSeconds, l.sessionCreateSeconds, l.graphCache, l.warmUpSeconds,
+                clusterStart == null ? "" : String.format(Locale.ROOT, "embedded cluster %.2f s (ready %.2f s %s"
+                        + " submission%s), ", clusterStart.seconds(),
+                        Math.abs(clusterStart.readyAfterSubmissionSeconds()),
+                        clusterStart.readyAfterSubmissionSeconds() <= 0 ? "before" : "after",
+                        clusterStart.taken() ? "" : "; not taken, too few slots"),
+                l.modelReadSeconds, l.sessionCreateSeconds, l.graphCache,
+                l.sessionPrepared ? "; prepared ahead by the driver" : "", l.warmUpSeconds,
                 l.tokenizerLoadSeconds));
     }
 

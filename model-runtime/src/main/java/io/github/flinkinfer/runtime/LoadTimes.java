@@ -10,12 +10,19 @@ package io.github.flinkinfer.runtime;
  * @param sessionMillis ONNX Runtime session creation, graph optimization included
  * @param warmUpMillis the dummy warm-up batch
  * @param graphCache what the optimized-graph cache did: {@code off}, {@code hit}, {@code miss}
+ * @param prepared the session was created ahead, while the embedded cluster started ({@link
+ *     PreparedSessions}): read and session times were spent then, not while the subtask opened
  */
-public record LoadTimes(long readMillis, long sessionMillis, long warmUpMillis, String graphCache) {
+public record LoadTimes(long readMillis, long sessionMillis, long warmUpMillis, String graphCache,
+        boolean prepared) {
     /** Nothing measured (a runtime that does not report phases, or a reused session). */
-    public static final LoadTimes NONE = new LoadTimes(0, 0, 0, "off");
+    public static final LoadTimes NONE = new LoadTimes(0, 0, 0, "off", false);
 
     LoadTimes withWarmUp(long millis) {
-        return new LoadTimes(readMillis, sessionMillis, millis, graphCache);
+        return new LoadTimes(readMillis, sessionMillis, millis, graphCache, prepared);
+    }
+
+    LoadTimes asPrepared() {
+        return new LoadTimes(readMillis, sessionMillis, warmUpMillis, graphCache, true);
     }
 }

@@ -44,6 +44,11 @@ public final class OnnxModel implements ModelRuntime {
 
     /** A session held by the registry, with what its load cost. */
     record SharedSession(OrtSessions.Created created, LoadTimes times) implements AutoCloseable {
+        /** The same session, marked as created ahead of its user. */
+        SharedSession prepared() {
+            return new SharedSession(created, times.asPrepared());
+        }
+
         @Override
         public void close() throws OrtException {
             created.session().close();
@@ -123,13 +128,14 @@ public final class OnnxModel implements ModelRuntime {
     static OnnxModel open(ModelCard card, RuntimeOptions options, PostProcessing postProcessing) {
         long start = System.nanoTime();
         OnnxModel model;
+        SessionKey key = SessionKey.of(card, options);
         if (options.sharesSession()) {
-            SharedResources.Lease<SharedSession> lease =
-                    SESSIONS.acquire(SessionKey.of(card, options),
-                            () -> createSession(card, options));
+            SharedResources.Lease<SharedSession> lease = SESSIONS.acquire(key,
+                    () -> PreparedSessions.takeOr(key, () -> createSession(card, options)));
             model = new OnnxModel(card, postProcessing, lease.value(), lease);
         } else {
-            model = new OnnxModel(card, postProcessing, createSession(card, options), null);
+            model = new OnnxModel(card, postProcessing,
+                    PreparedSessions.takeOr(key, () -> createSession(card, options)), null);
         }
         long loaded = System.nanoTime();
         boolean warmedHere;
@@ -147,7 +153,7 @@ public final class OnnxModel implements ModelRuntime {
             model.loadTimes = model.loadTimes.withWarmUp((end - loaded) / 1_000_000);
         }
         LOG.info("Model {} on {}: {} in {} ms, warm-up {}", card.id(), model.device,
-                model.lease == null ? "session loaded"
+                model.lease == null ? (model.loadTimes.prepared() ? "prepared session taken" : "session loaded")
                         : model.lease.loadedHere() ? "shared session loaded"
                         : "shared session reused (" + model.lease.users() + " users)",
                 (loaded - start) / 1_000_000,
@@ -161,7 +167,7 @@ public final class OnnxModel implements ModelRuntime {
     }
 
     /** Verifies the model file(s), then creates the session; both timed. */
-    private static SharedSession createSession(ModelCard card, RuntimeOptions options) {
+    static SharedSession createSession(ModelCard card, RuntimeOptions options) {
         try {
             long start = System.nanoTime();
             if (!card.externalData.isEmpty()) {
@@ -227,7 +233,7 @@ public final class OnnxModel implements ModelRuntime {
     }
 
     private static LoadTimes times(long start, long read, long created, String graphCache) {
-        return new LoadTimes((read - start) / 1_000_000, (created - read) / 1_000_000, 0, graphCache);
+        return new LoadTimes((read - start) / 1_000_000, (created - read) / 1_000_000, 0, graphCache, false);
     }
 
     /**

@@ -51,7 +51,10 @@ public class BatchMetrics {
     public long subtaskOpenedAtMillis;
     /** Model load time, on the subtask's first batch only (0 on the others). */
     public long modelLoadMs;
-    /** Of {@code modelLoadMs}: reading the model bytes and checking their sha256 (first batch only). */
+    /**
+     * Of {@code modelLoadMs} (unless {@code sessionPrepared}): reading the model bytes and checking
+     * their sha256 (first batch only).
+     */
     public long modelReadMs;
     /** Of {@code modelLoadMs}: ONNX Runtime session creation, graph optimization included. */
     public long sessionCreateMs;
@@ -59,6 +62,12 @@ public class BatchMetrics {
     public long warmUpMs;
     /** What the optimized-graph cache did for this subtask's session: off, hit or miss. */
     public String graphCache;
+    /**
+     * The subtask took a session the driver of an embedded run created ahead, while the cluster
+     * started: {@code modelReadMs} and {@code sessionCreateMs} were spent then, before the subtask
+     * opened, and are not part of its {@code modelLoadMs} (first batch only).
+     */
+    public boolean sessionPrepared;
     /**
      * The tokenizer's load in this subtask (read, sha256, parse), on the first batch only; 0 when
      * the tokenizer ran in another JVM. Not part of {@code modelLoadMs}.

@@ -81,6 +81,7 @@ final class BatchRecorder {
             m.modelReadMs = phases.readMillis();
             m.sessionCreateMs = phases.sessionMillis();
             m.warmUpMs = phases.warmUpMillis();
+            m.sessionPrepared = phases.prepared();
             m.tokenizerLoadMs = TokenizerLoads.take(m.model, subtask.index());
             loadReported = true;
         }

@@ -30,14 +30,28 @@ final class ReportTables {
             cells(b, String.valueOf(lane.subtask), count(lane.batchCount), count(lane.items), num(startup),
                     num(load), num(lane.modelReadSeconds) + " / " + num(lane.sessionCreateSeconds) + " / "
                             + num(lane.warmUpSeconds),
-                    lane.graphCache == null ? "—" : lane.graphCache, num(lane.tokenizerLoadSeconds),
+                    (lane.graphCache == null ? "—" : lane.graphCache)
+                            + (lane.sessionPrepared ? " (session prepared ahead)" : ""),
+                    num(lane.tokenizerLoadSeconds),
                     num(lane.firstBatchStart),
                     num(lane.busySeconds), num(idle), num(lane.lastBatchEnd));
         }
         b.append("</table>");
         if (t.fromSubmission) {
             b.append("<p class=\"note\">First batch ").append(esc(num(t.firstBatchSeconds)))
-                    .append(" s after submission (the cold start). Times are seconds since submission.</p>");
+                    .append(" s after submission (the cold start). Times are seconds since submission.");
+            if (r.clusterStart != null) {
+                b.append(" The embedded cluster took ").append(esc(num(r.clusterStart.seconds())))
+                        .append(" s to start, begun while the driver checked the run; it was ready ")
+                        .append(esc(num(Math.abs(r.clusterStart.readyAfterSubmissionSeconds()))))
+                        .append(r.clusterStart.readyAfterSubmissionSeconds() <= 0 ? " s before" : " s after")
+                        .append(" submission.");
+            }
+            if (t.subtasks.stream().anyMatch(l -> l.sessionPrepared)) {
+                b.append(" A session <em>prepared ahead</em> was created by the driver while the cluster"
+                        + " started: its read and session times were spent before the subtask opened.");
+            }
+            b.append("</p>");
         }
     }
 

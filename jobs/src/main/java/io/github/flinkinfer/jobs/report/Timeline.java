@@ -56,6 +56,8 @@ public final class Timeline {
         public double tokenizerLoadSeconds;
         /** The optimized-graph cache on its (last) load: off, hit or miss; null when unknown. */
         public String graphCache;
+        /** Its session was prepared by the driver while the embedded cluster started. */
+        public boolean sessionPrepared;
     }
 
     /**
@@ -96,12 +98,13 @@ public final class Timeline {
                 lane.openedAt.add(opened);
             }
             long load = m.modelLoadMs;
-            if (load > 0) {
+            if (load > 0 || m.sessionPrepared) {
                 lane.modelLoads.add(new double[] {opened, opened + load / 1000.0});
                 lane.modelReadSeconds += m.modelReadMs / 1000.0;
                 lane.sessionCreateSeconds += m.sessionCreateMs / 1000.0;
                 lane.warmUpSeconds += m.warmUpMs / 1000.0;
                 lane.tokenizerLoadSeconds += m.tokenizerLoadMs / 1000.0;
+                lane.sessionPrepared |= m.sessionPrepared;
             }
             if (m.graphCache != null) {
                 lane.graphCache = m.graphCache;

@@ -1,0 +1,136 @@
+package io.github.flinkinfer.runtime;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+
+/**
+ * ONNX Runtime sessions created ahead of the model loads that will ask for them: a driver that
+ * runs its own embedded Flink cluster knows the model and the session settings before it
+ * submits, so it creates the subtasks' sessions on a background thread while the cluster starts,
+ * and each subtask's {@link OnnxModel} load in the same JVM takes one instead of creating its own.
+ * A session is taken at most once; the ones nobody took are closed with the {@link Batch}. The
+ * same checks apply as to a load in the subtask (the sha256 of the model bytes, or the
+ * optimized-graph cache keyed by it).
+ *
+ * <pre>{@code
+ * try (PreparedSessions.Batch ahead = PreparedSessions.prepare(card, options, parallelism)) {
+ *     env.execute(); // each subtask's OnnxModel.load(card, options) takes one of them
+ * }
+ * }</pre>
+ */
+public final class PreparedSessions {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PreparedSessions.class);
+    private static final Map<OnnxModel.SessionKey, Deque<CompletableFuture<OnnxModel.SharedSession>>>
+            WAITING = new HashMap<>();
+
+    private PreparedSessions() {}
+
+    /** Sessions prepared by one {@link #prepare} call; closing it closes those nobody took. */
+    public static final class Batch implements AutoCloseable {
+        private final OnnxModel.SessionKey key;
+        private final List<CompletableFuture<OnnxModel.SharedSession>> sessions;
+
+        private Batch(OnnxModel.SessionKey key, List<CompletableFuture<OnnxModel.SharedSession>> sessions) {
+            this.key = key;
+            this.sessions = sessions;
+        }
+
+        /** Sessions of this batch not taken yet. */
+        public int untaken() {
+            synchronized (WAITING) {
+                Deque<CompletableFuture<OnnxModel.SharedSession>> queue = WAITING.get(key);
+                return queue == null ? 0 : (int) sessions.stream().filter(queue::contains).count();
+            }
+        }
+
+        @Override
+        public void close() {
+            List<CompletableFuture<OnnxModel.SharedSession>> untaken = new ArrayList<>();
+            synchronized (WAITING) {
+                Deque<CompletableFuture<OnnxModel.SharedSession>> queue = WAITING.get(key);
+                if (queue != null) {
+                    for (CompletableFuture<OnnxModel.SharedSession> s : sessions) {
+                        if (queue.remove(s)) {
+                            untaken.add(s);
+                        }
+                    }
+                    if (queue.isEmpty()) {
+                        WAITING.remove(key);
+                    }
+                }
+            }
+            for (CompletableFuture<OnnxModel.SharedSession> s : untaken) {
+                s.thenAccept(PreparedSessions::closeQuietly); // now, or when its creation ends
+            }
+        }
+    }
+
+    /**
+     * Starts creating {@code count} sessions of {@code model} with {@code options} (one after the
+     * other, on one daemon thread, so they do not fight the cluster start for every core).
+     */
+    public static Batch prepare(ModelCard model, RuntimeOptions options, int count) {
+        ModelCard card = model.base != null ? model.base : model; // a classifier head runs on its base's session
+        OnnxModel.SessionKey key = OnnxModel.SessionKey.of(card, options);
+        List<CompletableFuture<OnnxModel.SharedSession>> sessions = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            sessions.add(new CompletableFuture<>());
+        }
+        synchronized (WAITING) {
+            WAITING.computeIfAbsent(key, k -> new ArrayDeque<>()).addAll(sessions);
+        }
+        Thread creator = new Thread(() -> {
+            for (CompletableFuture<OnnxModel.SharedSession> s : sessions) {
+                try {
+                    s.complete(OnnxModel.createSession(card, options).prepared());
+                } catch (RuntimeException | Error e) {
+                    s.completeExceptionally(e);
+                }
+            }
+        }, "prepare-session-" + card.id());
+        creator.setDaemon(true);
+        creator.start();
+        LOG.info("Preparing {} session(s) of {} on {} ahead of the subtasks", count, card.id(), options.device());
+        return new Batch(key, sessions);
+    }
+
+    /**
+     * A prepared session of {@code key} (waiting for its creation if it is still running), else
+     * one made by {@code create}. A prepared session whose creation failed is not retried here:
+     * {@code create} runs instead, so the subtask reports its own error.
+     */
+    static OnnxModel.SharedSession takeOr(OnnxModel.SessionKey key, Supplier<OnnxModel.SharedSession> create) {
+        CompletableFuture<OnnxModel.SharedSession> prepared;
+        synchronized (WAITING) {
+            Deque<CompletableFuture<OnnxModel.SharedSession>> queue = WAITING.get(key);
+            prepared = queue == null ? null : queue.poll();
+            if (queue != null && queue.isEmpty()) {
+                WAITING.remove(key);
+            }
+        }
+        if (prepared != null) {
+            try {
+                return prepared.join();
+            } catch (CompletionException e) {
+                LOG.warn("Prepared session of {} failed ({}); creating one here", key.modelId(),
+                        e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+            }
+        }
+        return create.get();
+    }
+
+    private static void closeQuietly(OnnxModel.SharedSession s) {
+        try {
+            s.close();
+        } catch (Exception e) {
+            LOG.warn("Cannot close an untaken prepared session: {}", e.getMessage());
+        }
+    }
+}
