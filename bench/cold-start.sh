@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Cold start before vs after, side by side in one run: the README's sample run (2,000 items,
 # default model, embedded cluster, the JVM flags `mvn -Prun` uses) ROUNDS times, each variant in a
-# fresh JVM, interleaved A B C A B C ...:
-#   before  the code of BEFORE (a source tree of an older commit; skipped when unset),
-#   off     this tree with the optimized-graph cache off (-Dflinkinfer.ort.graph-cache=off),
-#   after   this tree with the cache filled by an uncounted first run.
-# First the model load alone (cold vs cached, alternating in one JVM). Then prints per run and as medians: submission to the first batch (metrics rows and run-info), the
-# driver's wall time, the whole process, and (this tree) the slowest subtask's load phases.
-# Usage: [BEFORE=/path/to/old/tree] bench/cold-start.sh [rounds]   (from the repository root)
+# fresh JVM, interleaved A B C D A B C D ...:
+#   before    the code of BEFORE (a source tree of an older commit; skipped when unset),
+#   previous  the code of PREVIOUS (another older tree, e.g. the last release; skipped when unset),
+#   off       this tree with the optimized-graph cache off (-Dflinkinfer.ort.graph-cache=off),
+#   after     this tree with the cache filled by an uncounted first run.
+# First the model load alone (cold vs cached, alternating in one JVM). Then prints per run and as
+# medians: submission to the first batch (metrics rows and run-info), to the first subtask
+# opening, the driver's wall time, the whole process, the slowest subtask's load phases, and
+# where this tree's early embedded cluster was ready against submission.
+# Usage: [BEFORE=/old/tree] [PREVIOUS=/other/tree] bench/cold-start.sh [rounds]   (repository root)
 #   e.g. mkdir /tmp/before && git archive <commit> | tar -x -C /tmp/before
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,7 @@ classpath() { # tree -> classpath of its jobs module (compiles it)
 }
 CP_NOW=$(classpath "$PWD" now)
 CP_BEFORE=${BEFORE:+$(classpath "$BEFORE" before)}
+CP_PREVIOUS=${PREVIOUS:+$(classpath "$PREVIOUS" previous)}
 OPENS=$(sed -n 's:.*<flink.jvm.opens>\(.*\)</flink.jvm.opens>.*:\1:p' pom.xml)
 ARGS="--input datasets/sample/wordnet-sample.jsonl --overwrite --price-cpu-core-hour 0.0475 --reference-price-per-1m-tokens 0.02"
 
@@ -46,6 +50,7 @@ rm -rf "$OUT/runs" "$OUT/runs.txt" "$OUT/graph-cache"
 run warmup 0 "$CP_NOW" "$OUT/graph-cache"   # fills the cache (a miss); not counted
 for i in $(seq 1 "$ROUNDS"); do
     [ -n "$CP_BEFORE" ] && run before "$i" "$CP_BEFORE" off
+    [ -n "$CP_PREVIOUS" ] && run previous "$i" "$CP_PREVIOUS" "$OUT/graph-cache"
     run off "$i" "$CP_NOW" off
     run after "$i" "$CP_NOW" "$OUT/graph-cache"
 done
@@ -66,8 +71,10 @@ for line in open(sys.argv[1]):
     rows.setdefault(variant, []).append([first, opened, report["wallSeconds"], int(process_ms) / 1000,
         load["modelLoadMs"] / 1000, load.get("modelReadMs", float("nan")) / 1000,
         load.get("sessionCreateMs", float("nan")) / 1000,
-        max(m.get("tokenizerLoadMs", float("nan")) for m in metrics) / 1000])
-cols = ["first batch", "subtask opens", "driver wall", "process", "model load", "read + sha256", "session", "tokenizer"]
+        max(m.get("tokenizerLoadMs", float("nan")) for m in metrics) / 1000,
+        (report.get("clusterStart") or {}).get("readyAfterSubmissionSeconds", float("nan"))])
+cols = ["first batch", "subtask opens", "driver wall", "process", "model load", "read + sha256", "session",
+        "tokenizer", "cluster ready"]
 print("per run (s): " + ", ".join(cols))
 for variant, runs in rows.items():
     for r in runs:
