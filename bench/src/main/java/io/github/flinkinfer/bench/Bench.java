@@ -1,7 +1,6 @@
 package io.github.flinkinfer.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -19,6 +18,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -84,8 +84,7 @@ public final class Bench implements Callable<Integer> {
                     + " those two stay on CPU. Default: ${DEFAULT-VALUE}.")
     String device;
 
-    @Option(names = "--out", defaultValue = "docs/benchmarks", description = "Where results are written.")
-    Path out;
+    @Mixin ResultFiles results = new ResultFiles();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new Bench()).execute(args));
@@ -138,12 +137,9 @@ public final class Bench implements Callable<Integer> {
         result.put("memory", memory);
         result.put("runs", runs);
         result.put("profiles", profiled);
-        Files.createDirectories(out);
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmm"));
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValue(out.resolve("bench-" + stamp + ".json").toFile(), result);
         String md = BenchReport.markdown(result);
-        Files.writeString(out.resolve("bench-" + stamp + ".md"), md);
+        results.write("bench-" + stamp, result, md);
         System.out.println(md);
         return 0;
     }

@@ -10,7 +10,6 @@ import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.Inference;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,18 +69,17 @@ class OverlapITCase extends ClusterTestBase {
 
         @Override
         public ModelRuntime open(Device device) {
-            return new ForwardingRuntime(delegate.open(Device.CPU)) {
-                @Override
-                public Inference infer(List<int[]> batch) {
-                    THREADS.add(Thread.currentThread().getName());
-                    return delegate.infer(batch);
-                }
-
+            return new ForwardingRuntime(super.open(Device.CPU)) {
                 @Override
                 public Device device() {
                     return reported;
                 }
             };
+        }
+
+        @Override
+        protected void beforeInfer(List<int[]> batch) {
+            THREADS.add(Thread.currentThread().getName());
         }
     }
 }

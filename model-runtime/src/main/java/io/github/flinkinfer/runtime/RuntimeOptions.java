@@ -43,23 +43,13 @@ public record RuntimeOptions(
         return new RuntimeOptions(Device.CPU, 1, "all", 0);
     }
 
-    /** Session sharing by device and ORT's default CUDA provider options. */
+    /**
+     * Session sharing by device, ORT's default CUDA provider options, no session configuration
+     * entries and no profiling; the withers set the rest.
+     */
     public RuntimeOptions(
             Device device, int intraOpThreads, String optimizationLevel, int maxSequenceLength) {
-        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, null, 0, null);
-    }
-
-    /** No session configuration entries and no profiling. */
-    public RuntimeOptions(
-            Device device,
-            int intraOpThreads,
-            String optimizationLevel,
-            int maxSequenceLength,
-            Boolean shareSession,
-            long cudaMemLimitBytes,
-            String cudaArenaExtendStrategy) {
-        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, shareSession,
-                cudaMemLimitBytes, cudaArenaExtendStrategy, new java.util.TreeMap<>(), null);
+        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, null, 0, null, null, null);
     }
 
     public RuntimeOptions {
@@ -88,30 +78,28 @@ public record RuntimeOptions(
     }
 
     public RuntimeOptions withDevice(Device d) {
-        return new RuntimeOptions(d, intraOpThreads, optimizationLevel, maxSequenceLength,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
+        return with(c -> c.device = d);
     }
 
     public RuntimeOptions withIntraOpThreads(int n) {
-        return new RuntimeOptions(device, n, optimizationLevel, maxSequenceLength,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
+        return with(c -> c.intraOpThreads = n);
     }
 
     public RuntimeOptions withMaxSequenceLength(int n) {
-        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, n,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
+        return with(c -> c.maxSequenceLength = n);
     }
 
     /** {@code true}/{@code false} forces session sharing; {@code null} decides by device. */
     public RuntimeOptions withShareSession(Boolean share) {
-        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
-                share, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, profilePrefix);
+        return with(c -> c.shareSession = share);
     }
 
     /** CUDA provider memory limit (bytes, 0 = none) and arena strategy (null = ORT default). */
     public RuntimeOptions withCuda(long memLimitBytes, String arenaExtendStrategy) {
-        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
-                shareSession, memLimitBytes, arenaExtendStrategy, sessionConfig, profilePrefix);
+        return with(c -> {
+            c.cudaMemLimitBytes = memLimitBytes;
+            c.cudaArenaExtendStrategy = arenaExtendStrategy;
+        });
     }
 
     /**
@@ -119,15 +107,46 @@ public record RuntimeOptions(
      * onnxruntime_session_options_config_keys.h}), replacing any set before.
      */
     public RuntimeOptions withSessionConfig(java.util.Map<String, String> entries) {
-        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy,
-                new java.util.TreeMap<>(entries), profilePrefix);
+        return with(c -> c.sessionConfig = new java.util.TreeMap<>(entries));
     }
 
     /** Per-operator profiling to files starting with {@code prefix}; {@code null} = off. */
     public RuntimeOptions withProfilePrefix(String prefix) {
-        return new RuntimeOptions(device, intraOpThreads, optimizationLevel, maxSequenceLength,
-                shareSession, cudaMemLimitBytes, cudaArenaExtendStrategy, sessionConfig, prefix);
+        return with(c -> c.profilePrefix = prefix);
+    }
+
+    /** These options with {@code change} applied to a copy, validated as any new options are. */
+    private RuntimeOptions with(java.util.function.Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return new RuntimeOptions(c.device, c.intraOpThreads, c.optimizationLevel, c.maxSequenceLength,
+                c.shareSession, c.cudaMemLimitBytes, c.cudaArenaExtendStrategy, c.sessionConfig,
+                c.profilePrefix);
+    }
+
+    /** The components of one RuntimeOptions as fields a wither may change. */
+    private static final class Copy {
+        Device device;
+        int intraOpThreads;
+        final String optimizationLevel;
+        int maxSequenceLength;
+        Boolean shareSession;
+        long cudaMemLimitBytes;
+        String cudaArenaExtendStrategy;
+        java.util.SortedMap<String, String> sessionConfig;
+        String profilePrefix;
+
+        Copy(RuntimeOptions o) {
+            device = o.device;
+            intraOpThreads = o.intraOpThreads;
+            optimizationLevel = o.optimizationLevel;
+            maxSequenceLength = o.maxSequenceLength;
+            shareSession = o.shareSession;
+            cudaMemLimitBytes = o.cudaMemLimitBytes;
+            cudaArenaExtendStrategy = o.cudaArenaExtendStrategy;
+            sessionConfig = o.sessionConfig;
+            profilePrefix = o.profilePrefix;
+        }
     }
 
     /** Parses {@code key=value} entries (as given on a command line) into a sorted map. */

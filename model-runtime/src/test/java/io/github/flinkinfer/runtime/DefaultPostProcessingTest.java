@@ -1,12 +1,14 @@
 package io.github.flinkinfer.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.github.flinkinfer.runtime.postprocess.ModelOutput;
 import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import io.github.flinkinfer.runtime.postprocess.PostProcessor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -54,6 +56,12 @@ class DefaultPostProcessingTest {
             for (int r = 0; r < batch.size(); r++) {
                 assertThat(actual[r]).containsExactly(previous[r]);
                 assertThat(expected[r]).containsExactly(previous[r]);
+                if (card.normalize) {
+                    float[] unit = actual[r];
+                    assertThat(Math.sqrt(IntStream.range(0, unit.length)
+                                    .mapToDouble(i -> (double) unit[i] * unit[i]).sum()))
+                            .as("unit length").isCloseTo(1.0, within(1e-5));
+                }
             }
         }
     }
@@ -82,16 +90,23 @@ class DefaultPostProcessingTest {
                 }
             }
             if (card.normalize) {
-                double sum = 0;
-                for (float x : v) {
-                    sum += (double) x * x;
-                }
-                float inv = (float) (1.0 / Math.max(Math.sqrt(sum), 1e-12));
-                for (int i = 0; i < v.length; i++) {
-                    v[i] *= inv;
-                }
+                out[r] = unitLength(v);
             }
         }
         return out;
+    }
+
+    /**
+     * The old normalize() restated as its arithmetic, not its code: the squares summed in double
+     * in index order, and every component times the float reciprocal of the norm (floored at
+     * 1e-12), so the bits are comparable exactly.
+     */
+    static float[] unitLength(float[] v) {
+        double norm = Math.sqrt(IntStream.range(0, v.length).mapToDouble(i -> (double) v[i] * v[i])
+                .reduce(0, Double::sum));
+        float reciprocal = (float) (1.0 / Math.max(norm, 1e-12));
+        float[] unit = new float[v.length];
+        IntStream.range(0, v.length).forEach(i -> unit[i] = v[i] * reciprocal);
+        return unit;
     }
 }

@@ -1,10 +1,6 @@
 package io.github.flinkinfer.operators;
 
-import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.ForwardingRuntime;
-import io.github.flinkinfer.runtime.Inference;
 import io.github.flinkinfer.runtime.InferenceException;
-import io.github.flinkinfer.runtime.ModelRuntime;
 import java.util.List;
 
 /**
@@ -21,15 +17,9 @@ final class RowLimitModel extends ForwardingFactory {
     }
 
     @Override
-    public ModelRuntime open(Device device) {
-        return new ForwardingRuntime(delegate.open(device)) {
-            @Override
-            public Inference infer(List<int[]> batch) {
-                if (batch.size() > maxRows) {
-                    throw InferenceException.from(new OutOfMemoryError("Failed to allocate memory for test"));
-                }
-                return delegate.infer(batch);
-            }
-        };
+    protected void beforeInfer(List<int[]> batch) {
+        if (batch.size() > maxRows) {
+            throw InferenceException.from(new OutOfMemoryError("Failed to allocate memory for test"));
+        }
     }
 }

@@ -2,7 +2,7 @@ package io.github.flinkinfer.bench.retrieval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.flinkinfer.bench.ResultFiles;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -54,8 +55,7 @@ public final class RetrievalBench implements Callable<Integer> {
     @Option(names = "--k", defaultValue = "10", description = "Cut-off of recall and nDCG. Default: ${DEFAULT-VALUE}.")
     int k;
 
-    @Option(names = "--out", defaultValue = "docs/benchmarks", description = "Where results are written.")
-    Path out;
+    @Mixin ResultFiles results = new ResultFiles();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new RetrievalBench()).execute(args));
@@ -73,11 +73,10 @@ public final class RetrievalBench implements Callable<Integer> {
             rows.add(measure(t, model, work.resolve(model)));
             System.out.println("retrieval " + rows.get(rows.size() - 1));
         }
-        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Map<String, Object> result = new LinkedHashMap<>();
         String date = LocalDate.now().toString();
         result.put("date", date);
-        Map<?, ?> description = json.readValue(t.description().toFile(), Map.class);
+        Map<?, ?> description = new ObjectMapper().readValue(t.description().toFile(), Map.class);
         result.put("command", fmt("QUERIES=%s DOCS=%s SEED=%s datasets/build-retrieval-task.sh && ",
                 description.get("queries"), description.get("documents"), description.get("seed"))
                 + "mvn -B -Pretrieval -DskipTests package -pl bench -am -Dretrieval.args=\""
@@ -88,10 +87,7 @@ public final class RetrievalBench implements Callable<Integer> {
                 "priceCpuCoreHour", priceCpuCoreHour, "k", k, "search", "exact cosine"));
         result.put("task", description);
         result.put("results", rows);
-        Files.createDirectories(out);
-        json.writeValue(out.resolve("retrieval-" + date + ".json").toFile(), result);
-        Files.writeString(out.resolve("retrieval-" + date + ".md"), RetrievalReport.markdown(result));
-        System.out.println("wrote " + out.resolve("retrieval-" + date + ".md"));
+        System.out.println("wrote " + results.write("retrieval-" + date, result, RetrievalReport.markdown(result)));
         return 0;
     }
 

@@ -1,11 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
 import io.github.flinkinfer.operators.ForwardingFactory;
-import io.github.flinkinfer.runtime.ForwardingRuntime;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
-import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.Inference;
-import io.github.flinkinfer.runtime.ModelRuntime;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -28,20 +24,14 @@ final class FailOnceAfterCheckpoint extends ForwardingFactory {
     }
 
     @Override
-    public ModelRuntime open(Device device) {
-        return new ForwardingRuntime(delegate.open(device)) {
-            @Override
-            public Inference infer(List<int[]> batch) {
-                if (ARMED.get() && FIRED.compareAndSet(false, true)) {
-                    throw new IllegalStateException("injected failure after a completed checkpoint");
-                }
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return delegate.infer(batch);
-            }
-        };
+    protected void beforeInfer(List<int[]> batch) {
+        if (ARMED.get() && FIRED.compareAndSet(false, true)) {
+            throw new IllegalStateException("injected failure after a completed checkpoint");
+        }
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
