@@ -7,7 +7,8 @@
 #   off       this tree with the optimized-graph cache off (-Dflinkinfer.ort.graph-cache=off),
 #   after     this tree with the cache filled by an uncounted first run.
 # First the model load alone (cold vs cached, alternating in one JVM). Then prints per run and as
-# medians: submission to the first batch (metrics rows and run-info), to the first subtask
+# medians: the JVM's launch to the first batch (a measure no change of the submission point can
+# move), submission to the first batch (metrics rows and run-info), to the first subtask
 # opening, the driver's wall time, the whole process, the slowest subtask's load phases, and
 # where this tree's early embedded cluster was ready against submission.
 # Usage: [BEFORE=/old/tree] [PREVIOUS=/other/tree] bench/cold-start.sh [rounds]   (repository root)
@@ -36,7 +37,7 @@ run() { # variant round classpath cache
         -Dflinkinfer.ort.graph-cache="$4" -classpath "$3" io.github.flinkinfer.jobs.Main \
         embed $ARGS --output "$out" --run-id cs >"$OUT/$1-$2.log" 2>&1
     end=$(date +%s%N)
-    echo "$1 $out $(( (end - start) / 1000000 ))" >>"$OUT/runs.txt"
+    echo "$1 $out $(( (end - start) / 1000000 )) $(( start / 1000000 ))" >>"$OUT/runs.txt"
 }
 
 # 1. the model load alone, cold vs cached, alternating in one JVM (ColdStartRounds)
@@ -58,7 +59,7 @@ python3 - "$OUT/runs.txt" <<'PY'
 import glob, json, os, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
-    variant, out, process_ms = line.split()
+    variant, out, process_ms, launched_ms = line.split()
     if variant == "warmup":
         continue
     metrics = [json.loads(l) for f in glob.glob(os.path.join(out, "metrics", "**", "*"), recursive=True)
@@ -68,12 +69,13 @@ for line in open(sys.argv[1]):
     first = (min(m["startedAtMillis"] for m in metrics) - submitted) / 1000
     load = max((m for m in metrics if m["modelLoadMs"] > 0), key=lambda m: m["modelLoadMs"])
     opened = (min(m["subtaskOpenedAtMillis"] for m in metrics) - submitted) / 1000
-    rows.setdefault(variant, []).append([first, opened, report["wallSeconds"], int(process_ms) / 1000,
+    from_launch = (min(m["startedAtMillis"] for m in metrics) - int(launched_ms)) / 1000
+    rows.setdefault(variant, []).append([from_launch, first, opened, report["wallSeconds"], int(process_ms) / 1000,
         load["modelLoadMs"] / 1000, load.get("modelReadMs", float("nan")) / 1000,
         load.get("sessionCreateMs", float("nan")) / 1000,
         max(m.get("tokenizerLoadMs", float("nan")) for m in metrics) / 1000,
         (report.get("clusterStart") or {}).get("readyAfterSubmissionSeconds", float("nan"))])
-cols = ["first batch", "subtask opens", "driver wall", "process", "model load", "read + sha256", "session",
+cols = ["launch → first batch", "first batch", "subtask opens", "driver wall", "process", "model load", "read + sha256", "session",
         "tokenizer", "cluster ready"]
 print("per run (s): " + ", ".join(cols))
 for variant, runs in rows.items():
