@@ -40,8 +40,8 @@ class WorkloadPlannerTest {
         assertThat(f.tokens()).isEqualTo(4_000_000);
         assertThat(f.inferenceSeconds()).isEqualTo(400);
         assertThat(f.startupSeconds()).isCloseTo(1.3 + WorkloadPlanner.CLUSTER_START_SECONDS, within(1e-9));
-        assertThat(f.seconds()).isCloseTo(406.0, within(1e-9));
-        assertThat(f.cost()).isCloseTo(0.0475 * 406.0 / 3600 * 2, within(1e-12));
+        assertThat(f.seconds()).isCloseTo(404.6, within(1e-9));
+        assertThat(f.cost()).isCloseTo(0.0475 * 404.6 / 3600 * 2, within(1e-12));
         assertThat(f.currency()).isEqualTo("USD");
     }
 
@@ -73,9 +73,9 @@ class WorkloadPlannerTest {
 
         assertThat(d.feasible()).isFalse();
         assertThat(d.planned().model()).isEqualTo("all-minilm-l6-v2-q"); // meets the floor, fewest misses, cheapest
-        // int8: 400 s of inference at 2 subtasks into 60 - 6.0 s: ceil(800 / 54) = 15
+        // int8: 400 s of inference at 2 subtasks into 60 - 4.6 s: ceil(800 / 55.4) = 15
         assertThat(d.unmet()).singleElement().asString()
-                .startsWith("deadline: 60 s available, forecast 406 s (all-minilm-l6-v2-q at parallelism 2)")
+                .startsWith("deadline: 60 s available, forecast 405 s (all-minilm-l6-v2-q at parallelism 2)")
                 .contains("parallelism 15 would meet it with all-minilm-l6-v2-q")
                 .contains("this machine has 2 cores");
         assertThat(WorkloadPlanner.parallelismFor(d.planned().forecast(), 2, 60)).isEqualTo(15);
@@ -89,9 +89,9 @@ class WorkloadPlannerTest {
 
     @Test
     void aDeadlineShorterThanStartUpCannotBeMetAtAnyParallelism() {
-        Decision d = WorkloadPlanner.decide(contract(0.97, 5.0, null), RECORDS, List.of(INT8, FP32));
+        Decision d = WorkloadPlanner.decide(contract(0.97, 4.0, null), RECORDS, List.of(INT8, FP32));
 
-        assertThat(d.unmet()).singleElement().asString().contains("no parallelism can meet it: start-up alone is 6 s");
+        assertThat(d.unmet()).singleElement().asString().contains("no parallelism can meet it: start-up alone is 4.6 s");
     }
 
     @Test
@@ -99,7 +99,7 @@ class WorkloadPlannerTest {
         Decision d = WorkloadPlanner.decide(contract(0.99, 600.0, null), RECORDS, List.of(INT8, FP32));
 
         assertThat(d.planned().model()).isEqualTo("all-minilm-l6-v2"); // int8 meets the deadline, not the floor
-        // fp32: 1000 s of inference at 2 subtasks into 600 - 7.0 s: ceil(2000 / 593) = 4
+        // fp32: 1000 s of inference at 2 subtasks into 600 - 5.6 s: ceil(2000 / 594.4) = 4
         assertThat(d.unmet()).singleElement().asString()
                 .contains("parallelism 4 would meet it with all-minilm-l6-v2").contains("this machine has 2 cores");
     }
@@ -109,9 +109,9 @@ class WorkloadPlannerTest {
         Decision d = WorkloadPlanner.decide(contract(0.97, null, 0.001), RECORDS, List.of(INT8, FP32));
 
         assertThat(d.feasible()).isFalse();
-        // int8: 406 s on 2 cores at 0.0475 an hour = 0.010714 USD, rounded up
+        // int8: 404.6 s on 2 cores at 0.0475 an hour = 0.010677 USD, rounded up
         assertThat(d.unmet()).containsExactly("budget: 0.001 USD, cheapest forecast 0.0107 USD"
-                + " (all-minilm-l6-v2-q); a budget of 0.0108 USD would meet it");
+                + " (all-minilm-l6-v2-q); a budget of 0.0107 USD would meet it");
     }
 
     @Test
