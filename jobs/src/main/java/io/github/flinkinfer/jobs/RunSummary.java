@@ -202,8 +202,10 @@ public final class RunSummary {
     }
 
     /**
-     * Busy = Σ batch costs. Load = model load time × the subtask's price. Total = every subtask
-     * held for the job's whole wall time. Idle = total − busy − load.
+     * Busy = Σ batch costs. Load = model load time × the subtask's price, a session prepared ahead
+     * by the driver included (its read and creation, spent before submission, are added to the
+     * total as well). Total = every subtask held for the job's whole wall time. Idle = total −
+     * busy − load.
      */
     private void cost(List<BatchMetrics> metrics) {
         Map<Integer, Double> pricePerHour = new HashMap<>();
@@ -212,7 +214,9 @@ public final class RunSummary {
             double price = m.subtaskPricePerHour;
             pricePerHour.put(s, price);
             cost.busy += m.costBusy;
-            cost.load += m.modelLoadMs * price / 3_600_000.0;
+            double ahead = m.sessionPrepared ? (m.modelReadMs + m.sessionCreateMs) * price / 3_600_000.0 : 0;
+            cost.load += m.modelLoadMs * price / 3_600_000.0 + ahead;
+            cost.total += ahead;
             cost.referencePricePer1MTokens = m.referencePricePer1MTokens;
             if (m.currency != null) {
                 cost.currency = m.currency;

@@ -76,6 +76,21 @@ class RunSummaryCostTest {
                 .containsEntry("infer/inference_failed", 1L);
     }
 
+    @Test
+    void aSessionPreparedAheadIsChargedAsLoadThoughItWasMadeBeforeSubmission() throws Exception {
+        BatchMetrics prepared = batch(0, 0, 100, 0, 2000, 50); // 0.05 s to take it and warm up
+        prepared.sessionPrepared = true;
+        prepared.modelReadMs = 0;
+        prepared.sessionCreateMs = 950; // made by the driver while the cluster started
+        write(out.resolve("metrics"), List.of(prepared));
+
+        RunSummary s = RunSummary.read(RunOutput.of(out.toString(), "c"), 10.0); // 10 s from submission
+
+        assertThat(s.cost.load).isCloseTo(1.0 * 0.0001, within(1e-12));           // 0.05 + 0.95 s
+        assertThat(s.cost.total).isCloseTo((10 + 0.95) * 0.0001, within(1e-12));  // held, plus the session made ahead
+        assertThat(s.cost.busy + s.cost.load + s.cost.idle).isCloseTo(s.cost.total, within(1e-12));
+    }
+
     static void write(Path dir, List<?> rows) throws Exception {
         Files.createDirectories(dir);
         ObjectMapper json = new ObjectMapper();
