@@ -22,7 +22,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The one lifecycle of every run, whatever its task: validate → verify model files → prepare the
  * output (rerun guard) → build → execute → clean up → summary and report → verdicts (error budget,
  * quality gate, and with {@code --fail-on-missed-contract} a workload card's deadline and budget) →
- * success marker. With {@code --workload} the card and its plan fill the options first. All of it through Flink's file systems, so a run on a cluster
+ * success marker. With {@code --workload} the card and its plan fill the options first; on the
+ * embedded cluster ({@link EmbeddedEnvironment}) the cluster then starts, and the subtasks' sessions
+ * are prepared ({@code PreparedSessions}), while the checks and the build run. All of it through Flink's file systems, so a run on a cluster
  * against object storage gets the same report, verdicts and {@code _SUCCESS-<run-id>} as a local
  * one.
  *
