@@ -5,7 +5,6 @@ import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFiles;
 import io.github.flinkinfer.runtime.PreparedSessions;
-import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.LocalDateTime;
@@ -59,8 +58,7 @@ public final class InferenceRun {
         try {
             ModelCard card = checked(task, o);
             if (embedded != null && model == null) {
-                RuntimeOptions runtime = o.runtimeOptions();
-                ahead = PreparedSessions.prepare(card, runtime, runtime.sharesSession() ? 1 : parallelism);
+                ahead = PreparedSessions.prepare(card, o.runtimeOptions(), parallelism);
             }
             verifyModelFiles(card);
             return run(task, o, env, card, model);

@@ -32,7 +32,10 @@ public final class PreparedSessions {
 
     private PreparedSessions() {}
 
-    /** Sessions prepared by one {@link #prepare} call; closing it closes those nobody took. */
+    /**
+     * Sessions prepared by one {@link #prepare} call; closing it closes those nobody took, waiting
+     * for any still being created.
+     */
     public static final class Batch implements AutoCloseable {
         private final OnnxModel.SessionKey key;
         private final List<CompletableFuture<OnnxModel.SharedSession>> sessions;
@@ -67,17 +70,25 @@ public final class PreparedSessions {
                 }
             }
             for (CompletableFuture<OnnxModel.SharedSession> s : untaken) {
-                s.thenAccept(PreparedSessions::closeQuietly); // now, or when its creation ends
+                // wait for a creation still running: native work must not outlive the batch (a JVM
+                // exiting under it crashes in ONNX Runtime)
+                try {
+                    closeQuietly(s.join());
+                } catch (CompletionException failed) {
+                    // nothing was created
+                }
             }
         }
     }
 
     /**
-     * Starts creating {@code count} sessions of {@code model} with {@code options} (one after the
-     * other, on one daemon thread, so they do not fight the cluster start for every core).
+     * Starts creating the sessions {@code subtasks} loads of {@code model} with {@code options}
+     * will ask for: one each, or one for all when the options share sessions. One after the other,
+     * on one daemon thread, so they do not fight the cluster start for every core.
      */
-    public static Batch prepare(ModelCard model, RuntimeOptions options, int count) {
+    public static Batch prepare(ModelCard model, RuntimeOptions options, int subtasks) {
         ModelCard card = model.base != null ? model.base : model; // a classifier head runs on its base's session
+        int count = options.sharesSession() ? 1 : subtasks;
         OnnxModel.SessionKey key = OnnxModel.SessionKey.of(card, options);
         List<CompletableFuture<OnnxModel.SharedSession>> sessions = new ArrayList<>();
         for (int i = 0; i < count; i++) {
