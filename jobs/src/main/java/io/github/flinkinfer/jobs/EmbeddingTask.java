@@ -22,7 +22,9 @@ public final class EmbeddingTask implements InferenceTask {
     }
 
     @Override
-    public void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card) {
+    public void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card,
+            io.github.flinkinfer.jobs.ledger.Accounting accounting) {
+        accounting.tally(rows, "written", (l, r) -> l.addWritten());
         FileOutputs.writeResults(rows, out);
         KafkaOutputs.writeResults(rows, out);
     }

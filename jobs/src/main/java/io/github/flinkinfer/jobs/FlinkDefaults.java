@@ -47,13 +47,7 @@ public final class FlinkDefaults {
      */
     public static StreamExecutionEnvironment environment(RunOptions o) {
         StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
-        Configuration base = new Configuration();
-        if (probe instanceof LocalStreamEnvironment && System.getenv("FLINK_CONF_DIR") != null) {
-            // java -jar / mvn -Prun: read the same config.yaml a cluster would, and give this
-            // JVM's file systems (s3.endpoint, credentials providers, plugins/) its settings
-            base = GlobalConfiguration.loadConfiguration();
-            FileSystem.initialize(base, PluginUtils.createPluginManagerFromRootFolder(base));
-        }
+        Configuration base = probe instanceof LocalStreamEnvironment ? initializeFileSystems() : new Configuration();
         Configuration effective = new Configuration(base);
         effective.addAll(Configuration.fromMap(probe.getConfiguration().toMap()));
         Configuration conf = new Configuration(base);
@@ -61,6 +55,22 @@ public final class FlinkDefaults {
         return probe instanceof LocalStreamEnvironment
                 ? EmbeddedEnvironment.create(conf)
                 : StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    }
+
+    /**
+     * For a JVM that is not a Flink process (the embedded cluster's driver, {@code report}): reads
+     * the same config.yaml a cluster would ({@code $FLINK_CONF_DIR}) and gives this JVM's file
+     * systems its settings and plugins ({@code $FLINK_PLUGINS_DIR}: s3.endpoint, credentials
+     * providers); returns that configuration (empty when neither is set).
+     */
+    public static Configuration initializeFileSystems() {
+        if (System.getenv("FLINK_CONF_DIR") == null && System.getenv("FLINK_PLUGINS_DIR") == null) {
+            return new Configuration();
+        }
+        Configuration base = System.getenv("FLINK_CONF_DIR") != null
+                ? GlobalConfiguration.loadConfiguration() : new Configuration();
+        FileSystem.initialize(base, PluginUtils.createPluginManagerFromRootFolder(base));
+        return base;
     }
 
     /** Our settings for the options {@code cluster} leaves unset, and the explicit job options. */

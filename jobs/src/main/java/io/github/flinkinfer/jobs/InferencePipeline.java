@@ -11,8 +11,8 @@ import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
 import io.github.flinkinfer.operators.BatchInferenceOperator;
 import io.github.flinkinfer.operators.BatchMetrics;
-import io.github.flinkinfer.operators.ErrorBudget;
-import io.github.flinkinfer.operators.ErrorBudgetOperator;
+import io.github.flinkinfer.jobs.ledger.Accounting;
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import io.github.flinkinfer.operators.DeduplicateFunction;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
@@ -25,10 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * Builds every run's dataflow on an environment; only the result writers depend on the task:
@@ -56,37 +56,23 @@ public final class InferencePipeline {
             KafkaPreflight.check(options.kafka, runId);
         }
         ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
+        Accounting accounting = new Accounting();
+        accounting.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         IndexSteps.Extras extras = new IndexSteps.Extras();
         InferenceConfig config = options.inferenceConfig(model.options());
         SingleOutputStreamOperator<InferenceResult> results =
-                infer(input.documents(), config, runId, model, errors, extras);
-        task.writeResults(extras.allRows(results), out, config.chunking(), model.card());
+                infer(input.documents(), config, runId, model, errors, extras, accounting);
+        task.writeResults(extras.allRows(results), out, config.chunking(), model.card(), accounting);
         extras.writeSkipped(out);
         FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), out);
         DataStream<ErrorRecord> allErrors = union(errors);
         FileOutputs.writeErrors(allErrors, out);
         KafkaOutputs.writeErrors(allErrors, out);
-        enforceErrorBudget(allErrors, results.getSideOutput(Outputs.BATCH_METRICS), options.errorBudget());
-    }
-
-    /** Adds the job-wide error budget check (one subtask) when a budget is set. */
-    public static void enforceErrorBudget(
-            DataStream<ErrorRecord> errors, DataStream<BatchMetrics> metrics, ErrorBudget budget) {
-        if (budget.unlimited()) {
-            return;
-        }
-        TypeInformation<ErrorBudgetOperator.Event> type =
-                TypeInformation.of(ErrorBudgetOperator.Event.class);
-        errors.map(ErrorBudgetOperator.Event::error).returns(type).name("budget-errors")
-                .union(metrics.map(ErrorBudgetOperator.Event::batch).returns(type).name("budget-batches"))
-                .transform("error-budget", Types.VOID, new ErrorBudgetOperator(budget))
-                .setParallelism(1)
-                .setMaxParallelism(1)
-                .uid("error-budget")
-                .sinkTo(new DiscardingSink<>())
-                .setParallelism(1)
-                .name("error-budget-end");
+        accounting.tally(allErrors, "errors", RunLedger::addError);
+        var contract = options.workload.contract();
+        accounting.merge(options.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
+                contract == null ? null : contract.latencyMaxItemMs());
     }
 
     /**
@@ -100,7 +86,7 @@ public final class InferencePipeline {
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors) {
-        return infer(docs, config, runId, model, errors, new IndexSteps.Extras());
+        return infer(docs, config, runId, model, errors, new IndexSteps.Extras(), new Accounting());
     }
 
     /**
@@ -114,7 +100,8 @@ public final class InferencePipeline {
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors,
-            IndexSteps.Extras extras) {
+            IndexSteps.Extras extras,
+            Accounting accounting) {
         DataStream<Document> unique;
         if (config.duplicates() == RunOptions.DuplicatePolicy.KEEP_FIRST) {
             SingleOutputStreamOperator<Document> deduped =
@@ -127,13 +114,15 @@ public final class InferencePipeline {
         } else {
             unique = docs.rebalance();
         }
-        unique = IndexSteps.skipUnchanged(unique, config, model, extras);
+        unique = IndexSteps.skipUnchanged(unique, config, model, extras, accounting);
         SingleOutputStreamOperator<TokenizedDocument> tokens =
                 unique.process(new TokenizeFunction(model.card(), model.options(), config.overlong(),
                                 config.chunking()))
                         .name("tokenize")
                         .uid("tokenize");
         errors.add(tokens.getSideOutput(Outputs.ERRORS));
+        accounting.tally(tokens, "model-inputs",
+                (l, t) -> l.addItem(t.chunk == null || t.chunk.chunkIndex <= 0));
         SingleOutputStreamOperator<InferenceResult> results =
                 tokens.transform(
                                 "batch-and-infer",
@@ -145,7 +134,9 @@ public final class InferencePipeline {
                                         .build())
                         .uid("batch-and-infer");
         errors.add(results.getSideOutput(Outputs.ERRORS));
-        IndexSteps.pool(results, config.chunking(), extras);
+        accounting.tally(results.getSideOutput(Outputs.BATCH_METRICS), "batches", RunLedger::addBatch,
+                m -> m.items);
+        IndexSteps.pool(results, config.chunking(), extras, accounting);
         return results;
     }
 

@@ -98,7 +98,12 @@ public final class InferenceRun {
                 : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         RunOutput out = RunOutput.of(o.output, runId);
         refuseToRepublish(o, out);
-        out.prepare(o.overwrite);
+        boolean committed = out.committed();
+        int removed = out.prepare(o.overwrite);
+        if (removed > 0 && !committed) {
+            System.out.println("removed " + removed + " files of an earlier attempt of run '" + runId
+                    + "' that never committed (no " + out.successMarker().getName() + ")");
+        }
 
         if (o.parallelism > 0) {
             env.setParallelism(o.parallelism);
@@ -111,7 +116,6 @@ public final class InferenceRun {
         java.util.Map<String, Object> info = RunInfo.of(o, card, runId);
         out.write(out.runInfo(), RunInfo.toJson(info));
 
-        long start = System.nanoTime();
         JobExecutionResult result = executeWithProgress(env, o, out,
                 task.name() + " " + card.id() + " run " + runId);
         if (result instanceof DetachedJobExecutionResult) {
@@ -120,14 +124,13 @@ public final class InferenceRun {
                     result.getJobID(), o.output, runId);
             return null;
         }
-        double wall = (System.nanoTime() - start) / 1e9;
         out.makeDirectories(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR,
                 io.github.flinkinfer.jobs.io.FileOutputs.ERRORS_DIR); // the documented layout, errors or not
         int abandoned = out.removeAbandonedInProgress();
         if (abandoned > 0) {
             System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
         }
-        RunSummary summary = RunSummary.read(out, wall);
+        RunSummary summary = RunSummary.read(out);
         if (env instanceof EmbeddedEnvironment embedded && embedded.clusterStart() != null) {
             EmbeddedEnvironment.ClusterStart c = embedded.clusterStart();
             summary.clusterStart = new RunSummary.ClusterStart(c.seconds(),
@@ -139,7 +142,7 @@ public final class InferenceRun {
         if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {
             io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);
         }
-        out.write(out.successMarker(), result.getJobID() + "\n");
+        commit(summary, out, result.getJobID().toString(), "driver");
         return summary;
     }
 
@@ -148,13 +151,30 @@ public final class InferenceRun {
      * re-run of a run that wrote topics would give their consumers every record twice.
      */
     private static void refuseToRepublish(RunOptions o, RunOutput out) throws IOException {
-        if (o.overwrite && o.kafka.writesKafka() && !out.files().isEmpty()) {
-            throw new IllegalArgumentException("--overwrite cannot take back what run '" + out.runId()
-                    + "' already published to Kafka (--kafka-output-topic/--kafka-errors-topic): a re-run"
+        if (o.kafka.writesKafka() && !out.files().isEmpty()) {
+            throw new IllegalArgumentException("A re-run cannot take back what run '" + out.runId()
+                    + "' may already have published to Kafka (--kafka-output-topic/--kafka-errors-topic): a re-run"
                     + " would add every record a second time. Use a new --run-id (records are keyed by"
                     + " id: a compacted topic, or a consumer keeping the latest value per key, sees each"
                     + " id once) or delete the topic's records first (docs/kafka.md, \"Re-runs\")");
         }
+    }
+
+    /**
+     * Writes the run's manifest as its success marker, last and atomically, once the accounting
+     * reconciles; throws {@link AccountingException} (no marker) with the counts that disagree.
+     */
+    public static void commit(RunSummary summary, RunOutput out, String jobId, String committer)
+            throws IOException {
+        io.github.flinkinfer.operators.ledger.Reconciliation r = summary.reconciliation;
+        if (!r.ok()) {
+            throw new AccountingException("Accounting failed for run '" + out.runId() + "': "
+                    + String.join("; ", r.mismatches()) + " (" + r.statement() + "). Inputs were lost or"
+                    + " counted twice; no " + out.successMarker().getName() + " was written (docs/errors.md,"
+                    + " \"Accounting\")");
+        }
+        out.writeAtomically(out.successMarker(),
+                io.github.flinkinfer.jobs.report.RunManifest.json(summary, out, jobId, committer, RunInfo.version()));
     }
 
     /**
@@ -186,15 +206,16 @@ public final class InferenceRun {
     private static JobExecutionResult executeWithProgress(
             StreamExecutionEnvironment env, RunOptions o, RunOutput out, String jobName) throws Exception {
         ProgressReporter progress = null;
+        org.apache.flink.core.execution.JobListener listener = null;
         if (o.progressSeconds > 0) {
-            progress = new ProgressReporter(out.resolve(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR),
-                    expectedRecords(o), System.out);
+            progress = new ProgressReporter(expectedRecords(o), System.out);
+            listener = progress.listenTo(env);
             progress.start(o.progressSeconds);
         }
-        boolean finished = false;
+        JobExecutionResult finished = null;
         try {
             JobExecutionResult result = env.execute(jobName);
-            finished = !(result instanceof DetachedJobExecutionResult);
+            finished = result instanceof DetachedJobExecutionResult ? null : result;
             return result;
         } catch (Exception e) {
             ErrorBudgetExceededException budget = findCause(e, ErrorBudgetExceededException.class);
@@ -206,6 +227,7 @@ public final class InferenceRun {
             throw new ErrorBudgetExceededException(budget.getMessage());
         } finally {
             if (progress != null) {
+                env.getJobListeners().remove(listener);
                 progress.close(finished);
             }
         }

@@ -31,9 +31,12 @@ public interface InferenceTask {
 
     /**
      * Writes the result rows (every successful item) to the task's outputs; {@code chunking} says
-     * whether an item is a document or one of its token windows.
+     * whether an item is a document or one of its token windows. A task that writes the rows as
+     * they are tallies them in {@code accounting} ({@code written}), so the ledger proves none was
+     * lost on the way.
      */
-    void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card);
+    void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card,
+            io.github.flinkinfer.jobs.ledger.Accounting accounting);
 
     /** Adds task-specific totals from the finished job to the summary. */
     default void summarize(RunSummary summary, JobExecutionResult result, RunOptions options) {}

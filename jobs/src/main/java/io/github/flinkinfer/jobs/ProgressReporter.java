@@ -1,29 +1,28 @@
 package io.github.flinkinfer.jobs;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.github.flinkinfer.operators.ledger.LedgerTally;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.JobListener;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The console progress line of a run: items done, estimated total, items/s, ETA, and a final
- * line with the totals. Items done are counted from the batch metrics rows of each subtask's
- * current attempt visible so far (on a local file system in-progress files too; object stores
- * show part files once committed); the total is estimated from the input files' sizes and line
- * lengths, or a Kafka topic's offsets. Any Flink file system.
+ * line with the totals. Items done are the job's own live count (the {@link
+ * LedgerTally#ITEMS_DONE} accumulator of the batch tallies, which Flink collects from the
+ * TaskManagers' heartbeats and serves through the {@link JobClient}), so nothing is listed or
+ * read from the output while the job runs; the total is estimated from the input files' sizes
+ * and line lengths, or a Kafka topic's offsets. Any Flink file system.
  */
 final class ProgressReporter implements AutoCloseable {
     /** Bytes read from each input file to learn its mean line length. */
@@ -34,15 +33,30 @@ final class ProgressReporter implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final Path metricsDir;
     private final long estimatedTotal;
     private final long startNanos = System.nanoTime();
     private final PrintStream out;
+    private volatile JobClient job;
+    private volatile long lastDone;
 
-    ProgressReporter(Path metricsDir, long estimatedTotal, PrintStream out) {
-        this.metricsDir = metricsDir;
+    ProgressReporter(long estimatedTotal, PrintStream out) {
         this.estimatedTotal = estimatedTotal;
         this.out = out;
+    }
+
+    /** Registers on {@code env} to learn the job once it is submitted; returns the listener. */
+    JobListener listenTo(StreamExecutionEnvironment env) {
+        JobListener listener = new JobListener() {
+            @Override
+            public void onJobSubmitted(JobClient client, Throwable failure) {
+                job = client;
+            }
+
+            @Override
+            public void onJobExecuted(JobExecutionResult result, Throwable failure) {}
+        };
+        env.registerJobListener(listener);
+        return listener;
     }
 
     void start(long periodSeconds) {
@@ -65,62 +79,20 @@ final class ProgressReporter implements AutoCloseable {
         return String.format("progress: %,d%s items, %.1f items/s, ETA %s", done, total, rate, eta);
     }
 
-    /**
-     * Items in the metrics rows of the current attempt of each subtask: a part file belongs to
-     * one writer attempt (the uuid in its name); rows of an attempt that a failure replaced stay
-     * in their files, so per subtask only the attempt written to most recently counts.
-     */
+    /** Items done so far by the current attempts, as the JobManager last heard (0 before submission). */
     long itemsDone() {
-        Map<String, Attempt> attempts = new HashMap<>();
-        try {
-            FileSystem fs = metricsDir.getFileSystem();
-            if (!fs.exists(metricsDir)) {
-                return 0;
-            }
-            for (FileStatus f : fs.listStatus(metricsDir)) {
-                Matcher m = WRITER.matcher(f.getPath().getName());
-                Attempt a = attempts.computeIfAbsent(m.matches() ? m.group(1) : f.getPath().getName(),
-                        k -> new Attempt());
-                a.lastModified = Math.max(a.lastModified, f.getModificationTime());
-                try (BufferedReader r = new BufferedReader(
-                        new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        a.items += number(line, "\"items\":");
-                        a.subtask = (int) number(line, "\"subtask\":");
-                    }
+        JobClient client = job;
+        if (client != null) {
+            try {
+                Object v = client.getAccumulators().get(2, TimeUnit.SECONDS).get(LedgerTally.ITEMS_DONE);
+                if (v instanceof Number n) {
+                    lastDone = n.longValue();
                 }
+            } catch (Exception e) {
+                // the job is between states (or gone): keep the last count
             }
-        } catch (IOException | NumberFormatException e) {
-            // files roll while we read: report what we have
         }
-        Map<Integer, Attempt> newest = new HashMap<>();
-        for (Attempt a : attempts.values()) {
-            newest.merge(a.subtask, a, (x, y) -> x.lastModified >= y.lastModified ? x : y);
-        }
-        return newest.values().stream().mapToLong(a -> a.items).sum();
-    }
-
-    private static final Pattern WRITER = Pattern.compile(
-            "\\.?part-.+-(" + RunOutput.WRITER_UUID + ")-\\d+.*");
-
-    /** One writer attempt's rows. */
-    private static final class Attempt {
-        long items;
-        int subtask;
-        long lastModified;
-    }
-
-    private static long number(String jsonLine, String key) {
-        int i = jsonLine.indexOf(key);
-        if (i < 0) {
-            return 0;
-        }
-        int j = i + key.length();
-        int k = j;
-        while (k < jsonLine.length() && Character.isDigit(jsonLine.charAt(k))) {
-            k++;
-        }
-        return Long.parseLong(jsonLine.substring(j, k));
+        return lastDone;
     }
 
     /**
@@ -164,16 +136,17 @@ final class ProgressReporter implements AutoCloseable {
         return newlines == 0 ? 1 : Math.round(f.getLen() * (double) newlines / head.length);
     }
 
-    /** Stops the timer; {@code finished}: prints the final line with the run's totals. */
-    void close(boolean finished) {
+    /** Stops the timer; with the finished job's result, prints the final line with its total. */
+    void close(JobExecutionResult finished) {
         timer.shutdownNow();
-        if (finished) {
-            out.println(line(itemsDone(), true));
+        if (finished != null) {
+            Object v = finished.getAllAccumulatorResults().get(LedgerTally.ITEMS_DONE);
+            out.println(line(v instanceof Number n ? n.longValue() : lastDone, true));
         }
     }
 
     @Override
     public void close() {
-        close(false);
+        close(null);
     }
 }

@@ -195,9 +195,10 @@ public class RunOptions {
                     + " Default: ${DEFAULT-VALUE}.")
     public long maxErrors;
 
-    @Option(names = "--max-error-rate", defaultValue = "1.0",
-            description = "Fail the run when the share of failed inputs exceeds this (0..1, judged"
-                    + " after 1000 inputs and at the end; 1.0 = no limit). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--max-error-rate", defaultValue = "0.01",
+            description = "Fail the run (no _SUCCESS) when the share of failed inputs read exceeds"
+                    + " this (0..1, judged after 1000 inputs and at the end; duplicates dropped by"
+                    + " --duplicates are not failures; 1.0 = no limit). Default: ${DEFAULT-VALUE}.")
     public double maxErrorRate;
 
     @Option(names = "--progress-seconds", defaultValue = "5",

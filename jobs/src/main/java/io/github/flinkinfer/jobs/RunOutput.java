@@ -80,8 +80,19 @@ public final class RunOutput {
         return resolve("run-info-" + runId + ".json");
     }
 
+    /** The run's success marker: its manifest, written last (docs/errors.md, "Accounting"). */
     public Path successMarker() {
         return resolve(SUCCESS_PREFIX + runId);
+    }
+
+    /** The ledger the job writes at its end: {@code ledger-<run-id>.json}. */
+    public Path ledger() {
+        return ledgerPath(root, runId);
+    }
+
+    /** Where the job writes the ledger of run {@code runId} under {@code root}. */
+    public static Path ledgerPath(Path root, String runId) {
+        return new Path(root, "ledger-" + runId + ".json");
     }
 
     private FileSystem fs() {
@@ -93,20 +104,29 @@ public final class RunOutput {
     }
 
     /**
-     * Refuses to start over an earlier run with this run id, or with {@code overwrite} removes
-     * exactly that run's files (other runs under the same output stay).
+     * Readies the output for this run. An earlier run with this id that committed (its success
+     * marker is there) is refused unless {@code overwrite}; one that never committed (a failed or
+     * killed attempt: no marker) is cleaned up, so a scheduler's retry just works. Either way the
+     * marker goes first and a failed delete stops the run, so a marker never outlives the files it
+     * vouches for. Returns the number of files removed; other runs under the same output stay.
      */
-    public void prepare(boolean overwrite) throws IOException {
+    public int prepare(boolean overwrite) throws IOException {
         List<Path> earlier = files();
         if (earlier.isEmpty()) {
-            return;
+            return 0;
         }
-        if (!overwrite) {
-            throw new IllegalArgumentException("Output " + root + " already holds " + earlier.size()
-                    + " files of run '" + runId + "'; pass --overwrite to replace them or use another"
-                    + " --run-id");
+        if (committed() && !overwrite) {
+            throw new IllegalArgumentException("Output " + root + " already holds run '" + runId
+                    + "' (" + earlier.size() + " files, committed: " + successMarker().getName()
+                    + "); pass --overwrite to replace it or use another --run-id");
         }
         delete(earlier);
+        return earlier.size();
+    }
+
+    /** Whether this run committed: its success marker (manifest) exists. */
+    public boolean committed() throws IOException {
+        return fs().exists(successMarker());
     }
 
     /** Removes the run's files (outputs of a run that failed its error budget). */
@@ -150,6 +170,7 @@ public final class RunOutput {
                     }
                 }
             } else if (name.equals(SUCCESS_PREFIX + runId) || name.equals(runInfo().getName())
+                    || name.equals(ledger().getName())
                     || name.equals(report("json").getName()) || name.equals(report("html").getName())
                     || partFile.matcher(name).matches()) {
                 found.add(s.getPath());
@@ -220,11 +241,61 @@ public final class RunOutput {
         return all == null ? List.of() : List.of(all);
     }
 
+    /** Deletes {@code files}, the success marker first; stops at the first that stays. */
     private void delete(List<Path> files) throws IOException {
         FileSystem fs = fs();
-        for (Path p : files) {
-            fs.delete(p, false);
+        List<Path> ordered = new ArrayList<>(files);
+        ordered.sort(java.util.Comparator.comparing((Path p) -> !p.equals(successMarker())));
+        for (Path p : ordered) {
+            if (!fs.delete(p, false) && fs.exists(p)) {
+                throw new IOException("Could not delete " + p + " of run '" + runId + "'; nothing"
+                        + " after it was deleted. Check permissions and delete the run's files by hand");
+            }
         }
+    }
+
+    /**
+     * Writes a small file so that readers see all of it or nothing: on a file system with atomic
+     * rename, a hidden temporary file renamed into place; on object stores (a file appears when its
+     * upload completes) directly.
+     */
+    public void writeAtomically(Path file, String content) throws IOException {
+        FileSystem fs = fs();
+        if (fs.isDistributedFS() || !"file".equals(fs.getUri().getScheme())) {
+            write(file, content);
+            return;
+        }
+        Path tmp = new Path(file.getParent(), "." + file.getName() + ".tmp-" + java.util.UUID.randomUUID());
+        write(tmp, content);
+        if (!fs.rename(tmp, file)) {
+            fs.delete(tmp, false);
+            throw new IOException("Could not publish " + file);
+        }
+    }
+
+    /** The output's directories (embeddings/, metrics/, errors/, ...), by name. */
+    public List<String> outputDirectories() throws IOException {
+        List<String> dirs = new ArrayList<>();
+        for (FileStatus s : list(root)) {
+            if (s.isDir()) {
+                dirs.add(s.getPath().getName());
+            }
+        }
+        dirs.sort(null);
+        return dirs;
+    }
+
+    /** Name and size of each committed part file of this run in {@code dir} (the manifest's list). */
+    public List<FileStatus> committedFiles(String dir) throws IOException {
+        List<FileStatus> out = new ArrayList<>();
+        for (FileStatus f : list(resolve(dir))) {
+            String name = f.getPath().getName();
+            if (!f.isDir() && !name.startsWith(".") && partFile.matcher(name).matches()) {
+                out.add(f);
+            }
+        }
+        out.sort(java.util.Comparator.comparing(f -> f.getPath().getName()));
+        return out;
     }
 
     @Override

@@ -1,12 +1,10 @@
 package io.github.flinkinfer.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.operators.BatchMetrics;
-import io.github.flinkinfer.operators.BatchMetricsReader;
-import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.ledger.Reconciliation;
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.report.Timeline;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
@@ -22,15 +20,20 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Job-wide totals, cost and chart series of one run, computed from its committed per-batch
- * metrics and error files (never in-progress ones), so it can be rebuilt for any run, also one
- * that ran on a cluster. Batch latency percentiles are exact (nearest rank) over all batches of
- * all subtasks; they are never averaged across subtasks.
+ * Job-wide totals, cost and chart series of one run, computed from the ledger its job wrote
+ * ({@link RunLedger}: counts, fixed-size histograms, a bounded time line per subtask), never from
+ * its records, so the driver's work after a job and {@code report}'s are O(subtasks + sources)
+ * and both give the same numbers. Batch latency percentiles come from a histogram of all batches
+ * of all subtasks (within 10% of the exact nearest rank); they are never averaged across subtasks.
  */
 public final class RunSummary {
 
     public String runId;
     public String model;
+    /** Inputs read from every source (the ledger's {@code readBySource}). */
+    public long read;
+    /** Inputs dropped as duplicate ids (also error rows, reason duplicate_id). */
+    public long duplicates;
     public long succeeded;
     /**
      * Chunked moderation runs: documents that got a verdict ({@code succeeded}, {@code failed}
@@ -66,6 +69,13 @@ public final class RunSummary {
     public WorkloadContract workload;
     /** {@code --workload} runs: the verdict per clause (docs/workload.md, "Verdicts"); else null. */
     public List<WorkloadVerdict> workloadVerdicts;
+    /** Succeeded items of batches within a workload card's latency bound (all without one). */
+    public long withinLatencyBound;
+    /** Whether every input is accounted for once: read = succeeded + failed + skipped + duplicates. */
+    public Reconciliation reconciliation;
+    /** The job's accounting this summary was made from (the manifest's body). */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public RunLedger ledger;
     /** Runs on the embedded cluster: how long it took to start, and when against submission; else null. */
     public ClusterStart clusterStart;
 
@@ -118,87 +128,73 @@ public final class RunSummary {
         public Timeline timeline = new Timeline();
     }
 
-    /** Reads a run's committed records from its output (any file system); wall ≤ 0 derives it. */
-    public static RunSummary read(RunOutput output, double wallSeconds) throws IOException {
-        ObjectMapper json = new ObjectMapper();
-        List<BatchMetrics> metrics = new ArrayList<>();
-        for (String line : output.committedLines(FileOutputs.METRICS_DIR)) {
-            metrics.add(BatchMetricsReader.parse(line));
+    /**
+     * Reads a run's ledger (written by the job at its end) and run info from its output (any file
+     * system): a few files, whatever the corpus. Refuses a run without a ledger: its job did not
+     * finish, or still runs.
+     */
+    public static RunSummary read(RunOutput output) throws IOException {
+        if (!output.exists(output.ledger())) {
+            throw new IllegalArgumentException("Run '" + output.runId() + "' under " + output.root()
+                    + " has no " + output.ledger().getName() + ": its job has not finished (still"
+                    + " running, failed or cancelled), so there is nothing to report or mark");
         }
-        List<ErrorRecord> errors = new ArrayList<>();
-        for (String line : output.committedLines(FileOutputs.ERRORS_DIR)) {
-            errors.add(json.readValue(line, ErrorRecord.class));
-        }
+        RunLedger ledger = RunLedger.fromJson(output.read(output.ledger()));
+        JsonNode runInfo = output.exists(output.runInfo())
+                ? new ObjectMapper().readTree(output.read(output.runInfo())) : null;
+        return of(output.runId(), ledger, runInfo);
+    }
+
+    /**
+     * The summary of a run's ledger: the driver's after its job and {@code report}'s later are the
+     * same, wall time included (submission to the job's end, as the ledger recorded it).
+     */
+    public static RunSummary of(String runId, RunLedger ledger, JsonNode runInfo) {
         RunSummary r = new RunSummary();
-        r.runId = output.runId();
-        if (output.exists(output.runInfo())) {
-            r.runInfo = json.readTree(output.read(output.runInfo()));
-        }
-        r.totals(metrics, errors);
-        long submitted = r.runInfo == null ? 0 : r.runInfo.path("submittedAtMillis").asLong(0);
-        r.wallSeconds = wallSeconds > 0 ? wallSeconds : derivedWallSeconds(metrics, submitted);
+        r.runId = runId;
+        r.runInfo = runInfo;
+        r.ledger = ledger;
+        r.reconciliation = ledger.reconcile();
+        r.totals(ledger);
+        long submitted = runInfo == null ? 0 : runInfo.path("submittedAtMillis").asLong(0);
+        r.wallSeconds = wallSeconds(ledger, submitted);
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
-        r.cost(metrics);
-        for (JsonNode s : lines(output, io.github.flinkinfer.jobs.index.IndexOutputs.SKIPPED_DIR, json)) {
-            r.skippedUnchanged++;
-            r.skippedTokens += s.path("tokens").asLong();
-        }
+        r.cost(ledger);
+        r.skippedUnchanged = ledger.skipped;
+        r.skippedTokens = ledger.skippedTokens;
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
-        r.series(metrics, submitted);
+        r.series(ledger, submitted);
         r.workload = WorkloadContract.fromRunInfo(r.runInfo);
         if (r.workload != null) {
-            r.workloadVerdicts = WorkloadVerdicts.judge(r.workload, r, metrics, submitted);
+            r.workloadVerdicts = WorkloadVerdicts.judge(r.workload, r, submitted);
         }
         return r;
     }
 
-    private void phase(String name, double ms) {
-        phaseTotalsMs.merge(name, ms, Double::sum);
-    }
-
-    private void totals(List<BatchMetrics> metrics, List<ErrorRecord> errors) {
-        List<Double> latencies = new ArrayList<>();
-        for (String p : new String[] {"queueWaitMs", "tokenizeMs", "tensorMs", "inferenceMs", "postprocessMs", "writeMs"}) {
-            phaseTotalsMs.put(p, 0.0);
-        }
-        for (BatchMetrics m : metrics) {
-            batches++;
-            succeeded += m.items - m.failedItems;
-            realTokens += m.realTokens;
-            paddedTokens += m.paddedTokens;
-            retries += m.retries;
-            model = m.model;
-            subtasks = Math.max(subtasks, Math.max(1, m.subtasks));
-            latencies.add(m.totalMs);
-            phase("queueWaitMs", m.queueWaitMs);
-            phase("tokenizeMs", m.tokenizeMs);
-            phase("tensorMs", m.tensorMs);
-            phase("inferenceMs", m.inferenceMs);
-            phase("postprocessMs", m.postprocessMs);
-            phase("writeMs", m.writeMs);
-        }
-        double qualitySum = 0;
-        for (BatchMetrics m : metrics) {
-            long n = m.qualityChecked;
-            if (n > 0) {
-                quality.checked += n;
-                quality.metric = m.qualityMetric;
-                qualitySum += m.qualitySum;
-                quality.min = Math.min(quality.min, m.qualityMin);
-            }
-        }
-        quality.mean = quality.checked == 0 ? 0 : qualitySum / quality.checked;
-        for (ErrorRecord e : errors) {
-            failed++;
-            errorsByReason.merge(e.stage + "/" + e.reason, 1L, Long::sum);
-        }
+    private void totals(RunLedger l) {
+        read = l.read();
+        duplicates = l.duplicates;
+        succeeded = l.succeeded;
+        failed = l.errorRows();
+        errorsByReason.putAll(l.failedByReason);
+        batches = l.batches;
+        retries = l.retries;
+        realTokens = l.realTokens;
+        paddedTokens = l.paddedTokens;
+        model = l.model;
+        subtasks = Math.max(1, l.inferenceSubtasks);
+        withinLatencyBound = l.withinLatencyBound;
+        phaseTotalsMs.putAll(l.phaseMs);
+        quality.checked = l.quality.checked;
+        quality.metric = l.quality.metric;
+        quality.min = l.quality.min;
+        quality.mean = l.quality.checked == 0 ? 0 : l.quality.sum / l.quality.checked;
         paddingEfficiency = paddedTokens == 0 ? 1 : (double) realTokens / paddedTokens;
-        double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         for (int p : new int[] {50, 90, 95, 99}) {
-            batchLatencyMs.put("p" + p, percentile(sorted, p));
+            batchLatencyMs.put("p" + p, l.batchLatencyMs.percentile(p));
         }
-        batchLatencyMs.put("max", sorted.length == 0 ? 0 : sorted[sorted.length - 1]);
+        batchLatencyMs.put("max", l.batchLatencyMs.max);
     }
 
     /**
@@ -207,23 +203,17 @@ public final class RunSummary {
      * total as well). Total = every subtask held for the job's whole wall time. Idle = total −
      * busy − load.
      */
-    private void cost(List<BatchMetrics> metrics) {
-        Map<Integer, Double> pricePerHour = new HashMap<>();
-        for (BatchMetrics m : metrics) {
-            int s = m.subtask;
-            double price = m.subtaskPricePerHour;
-            pricePerHour.put(s, price);
-            cost.busy += m.costBusy;
-            double ahead = m.sessionPrepared ? (m.modelReadMs + m.sessionCreateMs) * price / 3_600_000.0 : 0;
-            cost.load += m.modelLoadMs * price / 3_600_000.0 + ahead;
-            cost.total += ahead;
-            cost.referencePricePer1MTokens = m.referencePricePer1MTokens;
-            if (m.currency != null) {
-                cost.currency = m.currency;
-            }
+    private void cost(RunLedger l) {
+        for (RunLedger.Lane lane : l.subtasks.values()) {
+            double price = lane.pricePerHour;
+            double ahead = lane.preparedAheadMs * price / 3_600_000.0;
+            cost.busy += lane.costBusy;
+            cost.load += lane.modelLoadMs * price / 3_600_000.0 + ahead;
+            cost.total += ahead + wallSeconds * price / 3600.0;
         }
-        for (double price : pricePerHour.values()) {
-            cost.total += wallSeconds * price / 3600.0;
+        cost.referencePricePer1MTokens = l.referencePricePer1MTokens;
+        if (l.currency != null) {
+            cost.currency = l.currency;
         }
         cost.idle = Math.max(0, cost.total - cost.busy - cost.load);
         long all = succeeded + failed;
@@ -234,72 +224,42 @@ public final class RunSummary {
                 ? cost.per1MRealTokens / cost.referencePricePer1MTokens : 0;
     }
 
-    private void series(List<BatchMetrics> metrics, long submitted) {
-        series.timeline = Timeline.of(metrics, submitted, wallSeconds);
-        if (metrics.isEmpty()) {
+    private void series(RunLedger l, long submitted) {
+        series.timeline = Timeline.of(l, submitted, wallSeconds);
+        if (l.batches == 0) {
             return;
         }
-        long t0 = metrics.stream().mapToLong(m -> m.startedAtMillis).min().getAsLong();
-        long t1 = metrics.stream().mapToLong(m -> m.startedAtMillis
-                + (long) m.totalMs).max().getAsLong();
-        series.throughput = Timeline.throughput(metrics, t0, t1, 30);
-        double maxLatency = 0;
-        Map<Integer, long[]> padding = new TreeMap<>();
-        for (BatchMetrics m : metrics) {
-            maxLatency = Math.max(maxLatency, m.totalMs);
-            long[] p = padding.computeIfAbsent(m.bucketEdge, k -> new long[2]);
-            p[0] += m.realTokens;
-            p[1] += m.paddedTokens;
-            int n = m.items;
-            double mean = n == 0 ? 0 : m.realTokens / n;
+        long t0 = l.subtasks.values().stream().filter(x -> x.batches > 0).mapToLong(x -> x.firstBatchAt).min().orElse(0);
+        long t1 = l.subtasks.values().stream().mapToLong(x -> x.lastBatchEnd).max().orElse(t0);
+        series.throughput = Timeline.throughput(l, t0, t1, 30);
+        l.paddingByBucket.forEach((edge, p) -> series.paddingByBucket.put(edge, p[1] == 0 ? 1.0 : (double) p[0] / p[1]));
+        l.tokenLengths.forEachBin((value, n) -> {
             int edge = 8;
-            while (edge < mean) {
+            while (edge < value) {
                 edge *= 2;
             }
-            series.tokenLengthHistogram.merge(edge, (long) n, Long::sum);
-        }
-        padding.forEach((edge, p) -> series.paddingByBucket.put(edge, p[1] == 0 ? 1.0 : (double) p[0] / p[1]));
+            series.tokenLengthHistogram.merge(edge, n, Long::sum);
+        });
         int latencyBins = 20;
-        double lw = Math.max(1e-3, maxLatency / latencyBins);
+        double lw = Math.max(1e-3, l.batchLatencyMs.max / latencyBins);
         long[] counts = new long[latencyBins];
-        for (BatchMetrics m : metrics) {
-            counts[(int) Math.min(latencyBins - 1, m.totalMs / lw)]++;
-        }
+        l.batchLatencyMs.forEachBin((value, n) -> counts[(int) Math.min(latencyBins - 1, value / lw)] += n);
         for (int i = 0; i < latencyBins; i++) {
             series.latencyHistogram.add(new double[] {(i + 1) * lw, counts[i]});
         }
     }
 
     /**
-     * The wall time of a run rebuilt from its records: from its submission (run-info) when known,
-     * else from the first subtask opening, to the end of its last batch.
+     * The wall time of a run: from its submission (run-info) when known, else from the first
+     * subtask opening, to the job's end as its ledger recorded it (else the last batch's end).
      */
-    static double derivedWallSeconds(List<BatchMetrics> metrics, long submittedAtMillis) {
-        if (metrics.isEmpty()) {
-            return 0;
-        }
-        long opened = metrics.stream().mapToLong(m -> (m.subtaskOpenedAtMillis > 0 ? m.subtaskOpenedAtMillis : m.startedAtMillis)).min().getAsLong();
-        long start = submittedAtMillis > 0 && submittedAtMillis <= opened ? submittedAtMillis : opened;
-        long end = metrics.stream().mapToLong(m -> m.startedAtMillis
-                + (long) m.totalMs).max().getAsLong();
-        return (end - start) / 1000.0;
-    }
-
-    /** Nearest-rank percentile of an ascending array. */
-    static double percentile(double[] sorted, double p) {
-        if (sorted.length == 0) {
-            return 0;
-        }
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
-    }
-
-    private static List<JsonNode> lines(RunOutput output, String dir, ObjectMapper json) throws IOException {
-        List<JsonNode> out = new ArrayList<>();
-        for (String line : output.committedLines(dir)) {
-            out.add(json.readTree(line));
-        }
-        return out;
+    static double wallSeconds(RunLedger l, long submittedAtMillis) {
+        long opened = l.subtasks.values().stream().flatMap(x -> x.openedAt.stream()).mapToLong(Long::longValue)
+                .min().orElse(0);
+        long start = submittedAtMillis > 0 && (opened == 0 || submittedAtMillis <= opened) ? submittedAtMillis : opened;
+        long lastBatch = l.subtasks.values().stream().mapToLong(x -> x.lastBatchEnd).max().orElse(0);
+        long end = Math.max(l.endedAtMillis, lastBatch);
+        return start <= 0 || end <= start ? 0 : (end - start) / 1000.0;
     }
 
     /** Writes {@code report-<run-id>.json} and the self-contained {@code report-<run-id>.html}. */
@@ -334,6 +294,10 @@ public final class RunSummary {
         out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
         if (documents != null) {
             out.printf("  documents          %,d  (chunked: the counts below are token windows)%n", documents);
+        }
+        if (reconciliation != null) {
+            out.printf("  accounting         %s%s%n", reconciliation.statement(),
+                    reconciliation.ok() ? "" : "  MISMATCH: " + String.join("; ", reconciliation.mismatches()));
         }
         out.printf("  succeeded          %,d%n", succeeded);
         out.printf("  failed (errors/)   %,d %s%n", failed, errorsByReason.isEmpty() ? "" : errorsByReason);

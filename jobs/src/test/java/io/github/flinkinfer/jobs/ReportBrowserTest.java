@@ -35,7 +35,7 @@ class ReportBrowserTest {
             rows.get(i).bucketEdge = 16 << (i % 4);
             rows.get(i).subtaskOpenedAtMillis = 1_000_000 - 1000 + 300L * (i % 2);
         }
-        RunSummaryCostTest.write(out.resolve("metrics"), rows);
+        RunSummaryCostTest.ledger(out, rows, List.of(), 45);
         RunOutput output = RunOutput.of(out.toString(), "c");
         RunOptions options = Jobs.options("--input", "in.jsonl", "--output", out.toString(),
                 "--max-batch-tokens", "4096", "--price-cpu-core-hour", "0.0475");
@@ -45,7 +45,7 @@ class ReportBrowserTest {
         info.put("settingsDefaults", RunInfo.changedDefaults(options));
         info.put("versions", Map.of("flink-batch-inference", RunInfo.version()));
         output.write(output.runInfo(), RunInfo.toJson(info));
-        RunSummary report = RunSummary.read(output, 45);
+        RunSummary report = RunSummary.read(output);
         report.write(output);
         Path html = out.resolve("report-c.html");
         String page = Files.readString(html);

@@ -1,26 +1,24 @@
 package io.github.flinkinfer.operators;
 
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * How many failed inputs a run may have before it is stopped: an absolute cap ({@code
- * maxErrors}, -1 = none) and a rate ({@code maxErrorRate} of processed inputs, 1.0 = none). The
- * rate is judged once {@code minRecordsForRate} inputs were processed (so three bad lines at the
- * start do not stop a run) and again at end of input. Counts job-wide when fed by one subtask.
+ * How many failed inputs a run may have: an absolute cap ({@code maxErrors}, -1 = none) and a rate
+ * ({@code maxErrorRate} of the inputs read, 1.0 = none; the CLI's default is 0.01). The rate is
+ * judged once {@code minRecordsForRate} inputs were read (so three bad lines at the start do not
+ * stop a run) and again at end of input, over the run's {@link RunLedger}. Duplicates dropped by
+ * policy are not failures.
  */
 public final class ErrorBudget implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final long maxErrors;
     private final double maxErrorRate;
     private final long minRecordsForRate;
-    private final Map<String, Long> errorsByReason = new TreeMap<>();
-    private long errors;
-    private long processed;
 
     public ErrorBudget(long maxErrors, double maxErrorRate, long minRecordsForRate) {
         if (maxErrorRate < 0 || maxErrorRate > 1) {
@@ -35,37 +33,27 @@ public final class ErrorBudget implements Serializable {
         return maxErrors < 0 && maxErrorRate >= 1.0;
     }
 
-    /** One failed input; {@code alsoProcessed} when no batch metrics row will count it. */
-    public void onError(String reason, boolean alsoProcessed) {
-        errors++;
-        errorsByReason.merge(reason, 1L, Long::sum);
-        if (alsoProcessed) {
-            processed++;
-        }
-    }
-
-    public void onProcessed(long items) {
-        processed += items;
-    }
-
     /** A message naming the breached limit and the reasons, or empty while within budget. */
-    public Optional<String> violation(boolean endOfInput) {
+    public Optional<String> violation(RunLedger ledger, boolean endOfInput) {
+        long errors = ledger.failed();
+        long read = ledger.read();
         if (maxErrors >= 0 && errors > maxErrors) {
             return Optional.of("Error budget exceeded: " + errors + " failed inputs > --max-errors "
-                    + maxErrors + " (" + processed + " processed). Reasons: " + reasons());
+                    + maxErrors + " (" + read + " read). Reasons: " + reasons(ledger));
         }
-        boolean judge = endOfInput ? processed > 0 : processed >= minRecordsForRate;
-        if (judge && (double) errors / processed > maxErrorRate) {
+        boolean judge = endOfInput ? read > 0 : read >= minRecordsForRate;
+        if (judge && (double) errors / read > maxErrorRate) {
             return Optional.of(String.format(java.util.Locale.ROOT,
                     "Error budget exceeded: error rate %.4f (%d of %d inputs) > --max-error-rate %s."
-                            + " Reasons: %s", (double) errors / processed, errors, processed,
-                    maxErrorRate, reasons()));
+                            + " Reasons: %s", (double) errors / read, errors, read,
+                    maxErrorRate, reasons(ledger)));
         }
         return Optional.empty();
     }
 
-    private String reasons() {
-        return errorsByReason.entrySet().stream()
+    private static String reasons(RunLedger ledger) {
+        return ledger.failedByReason.entrySet().stream()
+                .filter(e -> !e.getKey().endsWith("/" + ErrorReason.DUPLICATE_ID.code()))
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(", "));

@@ -57,7 +57,8 @@ public final class IndexSteps {
      * earlier run are dropped here and their rows carried over; the rest continue.
      */
     public static DataStream<Document> skipUnchanged(
-            DataStream<Document> docs, InferenceConfig config, ModelRuntimeFactory model, Extras extras) {
+            DataStream<Document> docs, InferenceConfig config, ModelRuntimeFactory model, Extras extras,
+            io.github.flinkinfer.jobs.ledger.Accounting accounting) {
         if (!config.incremental()) {
             return docs;
         }
@@ -81,20 +82,23 @@ public final class IndexSteps {
                         .returns(TypeInformation.of(Document.class))
                         .name("skip-unchanged")
                         .uid("skip-unchanged");
-        extras.rows.add(changed.getSideOutput(SkipUnchangedFunction.CARRIED));
-        extras.skipped = changed.getSideOutput(SkipUnchangedFunction.SKIPPED);
+        extras.rows.add(accounting.tally(changed.getSideOutput(SkipUnchangedFunction.CARRIED), "carried",
+                (l, r) -> l.addExtraRow()));
+        extras.skipped = accounting.tally(changed.getSideOutput(SkipUnchangedFunction.SKIPPED), "skipped",
+                (l, d) -> l.addSkipped(d.tokens));
         return changed;
     }
 
     /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */
-    public static void pool(DataStream<InferenceResult> results, Chunking chunking, Extras extras) {
+    public static void pool(DataStream<InferenceResult> results, Chunking chunking, Extras extras,
+            io.github.flinkinfer.jobs.ledger.Accounting accounting) {
         if (chunking.pooling() == Chunking.Pooling.NONE) {
             return;
         }
-        extras.rows.add(results.keyBy(r -> r.chunk.docId, Types.STRING)
+        extras.rows.add(accounting.tally(results.keyBy(r -> r.chunk.docId, Types.STRING)
                 .process(new DocPoolingFunction())
                 .returns(TypeInformation.of(InferenceResult.class))
                 .name("pool-documents")
-                .uid("pool-documents"));
+                .uid("pool-documents"), "pooled", (l, r) -> l.addExtraRow()));
     }
 }

@@ -60,7 +60,7 @@ public final class ModerationTask implements InferenceTask {
 
     @Override
     public void writeResults(DataStream<InferenceResult> scored, OutputConfig out, Chunking chunking,
-            ModelCard card) {
+            ModelCard card, io.github.flinkinfer.jobs.ledger.Accounting accounting) {
         DataStream<ModerationResult> verdicts = scored
                 .map(new Classify(card.classification))
                 .returns(TypeInformation.of(ModerationResult.class))

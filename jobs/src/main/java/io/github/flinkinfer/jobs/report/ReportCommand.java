@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code report}: rebuilds {@code report-<run-id>.json/.html} and the console summary from the
- * committed metrics and error records of any run, where they lie (a path or any Flink file
+ * ledger the job of any run wrote at its end (never its records), where it lies (a path or any Flink file
  * system: s3://, hdfs://, ...), and judges it as the driver would (the quality floor recorded in
  * its run info, and a workload card's clauses with {@code --fail-on-missed-contract}). For a run submitted detached, {@code --mark-success} then writes the success
  * marker the driver could not.
@@ -31,18 +31,17 @@ public final class ReportCommand implements Callable<Integer> {
     String runId;
 
     @Option(names = "--mark-success",
-            description = "Write _SUCCESS-<run-id> when the run passes its verdicts and has no"
-                    + " in-progress files (for runs submitted with flink run --detached, once the job"
-                    + " FINISHED).")
+            description = "Write _SUCCESS-<run-id> (the run's manifest) when the run's job wrote its"
+                    + " ledger (it writes it only at its end), the accounting reconciles, the verdicts"
+                    + " pass and no in-progress files remain (for runs submitted with flink run"
+                    + " --detached).")
     boolean markSuccess;
 
     @Override
     public Integer call() throws Exception {
+        io.github.flinkinfer.jobs.FlinkDefaults.initializeFileSystems(); // as a run does
         RunOutput out = RunOutput.of(output, runId);
-        RunSummary report = RunSummary.read(out, 0);
-        if (report.batches == 0 && report.failed == 0) {
-            throw new IllegalArgumentException("No committed records of run '" + runId + "' under " + output);
-        }
+        RunSummary report = RunSummary.read(out); // refuses a run whose job wrote no ledger
         report.write(out);
         report.print(System.out);
         System.out.println("  report: " + out.report("html"));
@@ -64,7 +63,7 @@ public final class ReportCommand implements Callable<Integer> {
                         + " killed. Mark it only after `flink list` shows it FINISHED; then these files"
                         + " are abandoned and may be deleted");
             }
-            out.write(out.successMarker(), "report\n");
+            InferenceRun.commit(report, out, null, "report --mark-success");
             System.out.println("  marked: " + out.successMarker());
         }
         return 0;

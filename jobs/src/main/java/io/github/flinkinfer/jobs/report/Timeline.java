@@ -1,17 +1,15 @@
 package io.github.flinkinfer.jobs.report;
 
-import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The whole run on one time axis, from submission to the last batch: per subtask its start-up,
  * model load(s) and batches (a Gantt strip, where stragglers and idle time show, which is what the
- * idle cost is made of), and the job's throughput over the same axis. Built from the committed
- * per-batch metrics rows; times are seconds since {@link #startMillis}.
+ * idle cost is made of), and the job's throughput over the same axis. Built from the run's
+ * ledger (a bounded list of batch segments per subtask); times are seconds since {@link #startMillis}.
  */
 public final class Timeline {
     /** Segments closer than this share of the axis are merged, so a lane stays small. */
@@ -61,88 +59,86 @@ public final class Timeline {
     }
 
     /**
-     * The time line of {@code metrics}; {@code submittedAtMillis} (≤ 0 when unknown) and the
-     * driver's {@code wallSeconds} (≤ 0 when unknown) place time 0 and the end.
+     * The time line of a run's ledger; {@code submittedAtMillis} (≤ 0 when unknown) and the
+     * run's {@code wallSeconds} (≤ 0 when unknown) place time 0 and the end.
      */
-    public static Timeline of(List<BatchMetrics> metrics, long submittedAtMillis, double wallSeconds) {
+    public static Timeline of(RunLedger ledger, long submittedAtMillis, double wallSeconds) {
         Timeline t = new Timeline();
-        if (metrics.isEmpty()) {
+        List<Map.Entry<Integer, RunLedger.Lane>> lanes = ledger.subtasks.entrySet().stream()
+                .filter(e -> e.getValue().batches > 0).toList();
+        if (lanes.isEmpty()) {
             return t;
         }
-        long firstOpened = metrics.stream().mapToLong(Timeline::openedAt).min().getAsLong();
-        long lastEnd = metrics.stream().mapToLong(Timeline::endOf).max().getAsLong();
+        long firstOpened = lanes.stream().flatMap(e -> e.getValue().openedAt.stream())
+                .mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
+        long firstBatch = lanes.stream().mapToLong(e -> e.getValue().firstBatchAt).min().getAsLong();
+        firstOpened = Math.min(firstOpened, firstBatch);
+        long lastEnd = lanes.stream().mapToLong(e -> e.getValue().lastBatchEnd).max().getAsLong();
         t.fromSubmission = submittedAtMillis > 0 && submittedAtMillis <= firstOpened;
         t.startMillis = t.fromSubmission ? submittedAtMillis : firstOpened;
         double lastBatch = (lastEnd - t.startMillis) / 1000.0;
         double end = t.fromSubmission && wallSeconds > 0 ? Math.max(lastBatch, wallSeconds) : lastBatch;
         t.endSeconds = end;
-        t.firstBatchSeconds = (metrics.stream().mapToLong(m -> m.startedAtMillis).min().getAsLong()
-                - t.startMillis) / 1000.0;
-        Map<Integer, List<BatchMetrics>> bySubtask = new TreeMap<>();
-        for (BatchMetrics m : metrics) {
-            bySubtask.computeIfAbsent(m.subtask, k -> new ArrayList<>()).add(m);
+        t.firstBatchSeconds = (firstBatch - t.startMillis) / 1000.0;
+        for (Map.Entry<Integer, RunLedger.Lane> e : lanes) {
+            t.subtasks.add(lane(e.getKey(), e.getValue(), t.startMillis, end));
         }
-        bySubtask.forEach((subtask, rows) -> t.subtasks.add(lane(subtask, rows, t.startMillis, end)));
-        t.throughput = throughput(metrics, t.startMillis, t.startMillis + (long) (end * 1000), THROUGHPUT_BINS);
+        t.throughput = throughput(ledger, t.startMillis, t.startMillis + (long) (end * 1000), THROUGHPUT_BINS);
         return t;
     }
 
-    private static Lane lane(int subtask, List<BatchMetrics> rows, long t0, double end) {
+    private static Lane lane(int subtask, RunLedger.Lane l, long t0, double end) {
         Lane lane = new Lane();
         lane.subtask = subtask;
-        rows.sort(Comparator.comparingLong(m -> m.startedAtMillis));
-        lane.firstBatchStart = (rows.get(0).startedAtMillis - t0) / 1000.0;
-        for (BatchMetrics m : rows) {
-            double opened = (openedAt(m) - t0) / 1000.0;
-            if (!lane.openedAt.contains(opened)) {
-                lane.openedAt.add(opened);
-            }
-            long load = m.modelLoadMs;
-            if (load > 0 || m.sessionPrepared) {
-                lane.modelLoads.add(new double[] {opened, opened + load / 1000.0});
-                lane.modelReadSeconds += m.modelReadMs / 1000.0;
-                lane.sessionCreateSeconds += m.sessionCreateMs / 1000.0;
-                lane.warmUpSeconds += m.warmUpMs / 1000.0;
-                lane.tokenizerLoadSeconds += m.tokenizerLoadMs / 1000.0;
-                lane.sessionPrepared |= m.sessionPrepared;
-            }
-            if (m.graphCache != null) {
-                lane.graphCache = m.graphCache;
-            }
-            double start = (m.startedAtMillis - t0) / 1000.0;
-            double stop = start + m.totalMs / 1000.0;
-            double items = m.items - m.failedItems;
-            lane.batchCount++;
-            lane.items += (long) items;
-            lane.busySeconds += stop - start;
-            lane.lastBatchEnd = Math.max(lane.lastBatchEnd, stop);
+        lane.firstBatchStart = (l.firstBatchAt - t0) / 1000.0;
+        for (long opened : l.openedAt) {
+            lane.openedAt.add((opened - t0) / 1000.0);
+        }
+        for (long[] load : l.modelLoads) {
+            double opened = (load[0] - t0) / 1000.0;
+            lane.modelLoads.add(new double[] {opened, opened + load[1] / 1000.0});
+        }
+        lane.modelReadSeconds = l.modelReadMs / 1000.0;
+        lane.sessionCreateSeconds = l.sessionCreateMs / 1000.0;
+        lane.warmUpSeconds = l.warmUpMs / 1000.0;
+        lane.tokenizerLoadSeconds = l.tokenizerLoadMs / 1000.0;
+        lane.sessionPrepared = l.sessionPrepared;
+        lane.graphCache = l.graphCache;
+        lane.batchCount = (int) l.batches;
+        lane.items = l.items - l.failedItems;
+        lane.busySeconds = l.busyMs / 1000.0;
+        lane.lastBatchEnd = (l.lastBatchEnd - t0) / 1000.0;
+        for (double[] seg : l.segments) {
+            double start = (seg[0] - t0) / 1000.0;
+            double stop = (seg[1] - t0) / 1000.0;
             double[] last = lane.batches.isEmpty() ? null : lane.batches.get(lane.batches.size() - 1);
             if (last != null && start - last[1] < end * RESOLUTION) {
                 last[1] = Math.max(last[1], stop);
-                last[2] += items;
+                last[2] += seg[2];
             } else {
-                lane.batches.add(new double[] {start, stop, items});
+                lane.batches.add(new double[] {start, stop, seg[2]});
             }
         }
         return lane;
     }
 
     /**
-     * Items per second in {@code bins} equal bins over [from, to] (epoch millis): a batch's
-     * items are spread over the bins its run overlaps, so the curve shows the rate items were
+     * Items per second in {@code bins} equal bins over [from, to] (epoch millis): a segment's
+     * items are spread over the bins it overlaps, so the curve shows the rate items were
      * produced at, not spikes at batch starts. Points are [bin end (s since from), items/s].
      */
-    public static List<double[]> throughput(List<BatchMetrics> metrics, long from, long to, int bins) {
+    public static List<double[]> throughput(RunLedger ledger, long from, long to, int bins) {
         double width = Math.max(1, (to - from) / (double) bins);
         double[] items = new double[bins];
-        for (BatchMetrics m : metrics) {
-            double start = m.startedAtMillis - from;
-            double end = start + Math.max(1e-3, m.totalMs);
-            double done = m.items - m.failedItems;
-            for (int bin = (int) Math.max(0, Math.min(bins - 1, start / width));
-                    bin < bins && bin * width < end; bin++) {
-                double overlap = Math.min(end, (bin + 1) * width) - Math.max(start, bin * width);
-                items[bin] += done * Math.max(0, overlap) / (end - start);
+        for (RunLedger.Lane lane : ledger.subtasks.values()) {
+            for (double[] seg : lane.segments) {
+                double start = seg[0] - from;
+                double end = Math.max(start + 1e-3, seg[1] - from);
+                for (int bin = (int) Math.max(0, Math.min(bins - 1, start / width));
+                        bin < bins && bin * width < end; bin++) {
+                    double overlap = Math.min(end, (bin + 1) * width) - Math.max(start, bin * width);
+                    items[bin] += seg[2] * Math.max(0, overlap) / (end - start);
+                }
             }
         }
         List<double[]> out = new ArrayList<>(bins);
@@ -150,14 +146,5 @@ public final class Timeline {
             out.add(new double[] {(i + 1) * width / 1000.0, items[i] / (width / 1000.0)});
         }
         return out;
-    }
-
-    private static long openedAt(BatchMetrics m) {
-        long opened = m.subtaskOpenedAtMillis;
-        return opened > 0 ? opened : m.startedAtMillis;
-    }
-
-    private static long endOf(BatchMetrics m) {
-        return m.startedAtMillis + (long) m.totalMs;
     }
 }

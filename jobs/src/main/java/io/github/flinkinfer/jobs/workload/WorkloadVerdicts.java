@@ -2,7 +2,6 @@ package io.github.flinkinfer.jobs.workload;
 
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
-import io.github.flinkinfer.operators.BatchMetrics;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +16,7 @@ import java.util.stream.Collectors;
  * at the end of a run and in {@code report}.
  *
  * <pre>{@code
- * List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract, summary, batches, submittedAtMillis);
+ * List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract, summary, submittedAtMillis);
  * WorkloadVerdicts.enforce(v); // --fail-on-missed-contract
  * }</pre>
  */
@@ -31,14 +30,13 @@ public final class WorkloadVerdicts {
     private WorkloadVerdicts() {}
 
     /** Every clause's verdict, in the card's order; {@code submittedAtMillis} ≤ 0 when unknown. */
-    public static List<WorkloadVerdict> judge(WorkloadContract c, RunSummary s, List<BatchMetrics> batches,
-            long submittedAtMillis) {
+    public static List<WorkloadVerdict> judge(WorkloadContract c, RunSummary s, long submittedAtMillis) {
         List<WorkloadVerdict> v = new ArrayList<>();
         v.add(deadline(c, s, submittedAtMillis));
         v.add(budget(c, s));
         WorkloadVerdict quality = quality(c, s);
         v.add(quality);
-        v.add(goodput(c, s, batches, quality.missed()));
+        v.add(goodput(c, s, quality.missed()));
         v.add(costPerItem(c, s));
         return v;
     }
@@ -121,16 +119,11 @@ public final class WorkloadVerdicts {
      * wait plus batch time is within the latency bound (every success without a bound); 0 when the
      * quality floor was missed.
      */
-    static WorkloadVerdict goodput(WorkloadContract c, RunSummary s, List<BatchMetrics> batches,
-            boolean qualityMissed) {
+    static WorkloadVerdict goodput(WorkloadContract c, RunSummary s, boolean qualityMissed) {
         long inputs = s.succeeded + s.failed;
         Long bound = c.latencyMaxItemMs();
-        long within = 0;
-        for (BatchMetrics m : batches) {
-            if (bound == null || m.queueWaitMs + m.totalMs <= bound) {
-                within += m.items - m.failedItems;
-            }
-        }
+        // counted by the job per batch against the card's bound (RunLedger.withinLatencyBound)
+        long within = bound == null ? s.succeeded : s.withinLatencyBound;
         long good = qualityMissed ? 0 : within;
         double share = inputs == 0 ? 0 : (double) good / inputs;
         String bounds = bound == null ? "; no latency bound, so every success counts"

@@ -22,6 +22,13 @@ class TimelineTest {
         return m;
     }
 
+    /** The ledger the job would have tallied from these batch rows. */
+    static io.github.flinkinfer.operators.ledger.RunLedger ledger(List<BatchMetrics> rows) {
+        io.github.flinkinfer.operators.ledger.RunLedger l = new io.github.flinkinfer.operators.ledger.RunLedger();
+        rows.forEach(l::addBatch);
+        return l;
+    }
+
     @Test
     void lanesStartAtSubmissionAndShowLoadBatchesAndTheStraggler() {
         List<BatchMetrics> rows = List.of(
@@ -29,7 +36,7 @@ class TimelineTest {
                 batch(0, 1000, 0, 2501, 499, 10), // 1 ms after the first: merged (resolution 2.5 ms)
                 batch(0, 1000, 0, 3500, 100, 5),
                 batch(1, 1200, 800, 2100, 1900, 20)); // the straggler, ends at 4 s
-        Timeline t = Timeline.of(rows, SUBMITTED, 5.0);
+        Timeline t = Timeline.of(ledger(rows), SUBMITTED, 5.0);
 
         assertThat(t.fromSubmission).isTrue();
         assertThat(t.startMillis).isEqualTo(SUBMITTED);
@@ -63,7 +70,7 @@ class TimelineTest {
         first.graphCache = "hit";
         List<BatchMetrics> rows = List.of(first, batch(0, 1000, 0, 2600, 100, 5),
                 batch(1, 1200, 800, 2300, 100, 5));
-        Timeline t = Timeline.of(rows, SUBMITTED, 5.0);
+        Timeline t = Timeline.of(ledger(rows), SUBMITTED, 5.0);
 
         assertThat(t.firstBatchSeconds).isEqualTo(2.0);
         Timeline.Lane lane = t.subtasks.get(0);
@@ -79,7 +86,7 @@ class TimelineTest {
 
     @Test
     void withoutASubmissionTimeTheAxisStartsWhenTheFirstSubtaskOpened() {
-        Timeline t = Timeline.of(List.of(batch(0, 1000, 500, 2000, 500, 10)), 0, 0);
+        Timeline t = Timeline.of(ledger(List.of(batch(0, 1000, 500, 2000, 500, 10))), 0, 0);
         assertThat(t.fromSubmission).isFalse();
         assertThat(t.startMillis).isEqualTo(SUBMITTED + 1000);
         assertThat(t.endSeconds).isEqualTo(1.5);

@@ -50,13 +50,22 @@ class WorkloadVerdictsTest {
                 latencyMs, "all-minilm-l6-v2-q", FORECAST);
     }
 
+    /** Judges {@code s} as a run whose job tallied {@code batches} against the card's latency bound. */
+    static List<WorkloadVerdict> judge(WorkloadContract c, RunSummary s, List<BatchMetrics> batches, long submitted) {
+        io.github.flinkinfer.operators.ledger.RunLedger l = new io.github.flinkinfer.operators.ledger.RunLedger();
+        l.latencyBoundMs = c.latencyMaxItemMs();
+        batches.forEach(l::addBatch);
+        s.withinLatencyBound = l.withinLatencyBound;
+        return WorkloadVerdicts.judge(c, s, submitted);
+    }
+
     static WorkloadVerdict verdict(List<WorkloadVerdict> all, String clause) {
         return all.stream().filter(v -> v.clause().equals(clause)).findFirst().orElseThrow();
     }
 
     @Test
     void everyClauseMet() {
-        List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract("1m", 0.05, 0.97, 0.99, null), run(),
+        List<WorkloadVerdict> v = judge(contract("1m", 0.05, 0.97, 0.99, null), run(),
                 batches(), SUBMITTED);
         assertThat(v).extracting(WorkloadVerdict::clause).containsExactly(WorkloadVerdicts.DEADLINE,
                 WorkloadVerdicts.BUDGET, WorkloadVerdicts.QUALITY, WorkloadVerdicts.GOODPUT,
@@ -84,7 +93,7 @@ class WorkloadVerdictsTest {
 
     @Test
     void everyClauseMissed() {
-        List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract("20s", 0.001, 0.98, null, 1500L), run(),
+        List<WorkloadVerdict> v = judge(contract("20s", 0.001, 0.98, null, 1500L), run(),
                 batches(), SUBMITTED);
         assertThat(v).allMatch(WorkloadVerdict::missed, "all missed");
         assertThat(verdict(v, WorkloadVerdicts.DEADLINE).detail()).contains("5.0 s late");
@@ -97,7 +106,7 @@ class WorkloadVerdictsTest {
 
     @Test
     void aMissedMeanFloorIsAMissedQualityFloor() {
-        WorkloadVerdict q = verdict(WorkloadVerdicts.judge(contract(null, null, 0.97, 0.995, null), run(),
+        WorkloadVerdict q = verdict(judge(contract(null, null, 0.97, 0.995, null), run(),
                 batches(), SUBMITTED), WorkloadVerdicts.QUALITY);
         assertThat(q.status()).isEqualTo(Status.MISSED);
         assertThat(q.actual()).isEqualTo(0.991);
@@ -107,13 +116,13 @@ class WorkloadVerdictsTest {
     @Test
     void goodputCountsOnlySuccessesWithinTheLatencyBound() {
         // batches of 1 s and 2 s are within 2 s, the 5 s batch is not: 60 of 100 records
-        WorkloadVerdict g = verdict(WorkloadVerdicts.judge(contract(null, null, 0.97, null, 2000L), run(),
+        WorkloadVerdict g = verdict(judge(contract(null, null, 0.97, null, 2000L), run(),
                 batches(), SUBMITTED), WorkloadVerdicts.GOODPUT);
         assertThat(g.actual()).isEqualTo(0.6);
         assertThat(g.status()).isEqualTo(Status.MISSED);
         assertThat(g.detail()).contains("60.0%: 90 of 100 input records succeeded (10 failed); 60 within",
                 "≤ 2000 ms");
-        WorkloadVerdict all = verdict(WorkloadVerdicts.judge(contract(null, null, 0.97, null, 5000L), run(),
+        WorkloadVerdict all = verdict(judge(contract(null, null, 0.97, null, 5000L), run(),
                 batches(), SUBMITTED), WorkloadVerdicts.GOODPUT);
         assertThat(all.actual()).isEqualTo(0.9);
         assertThat(all.status()).isEqualTo(Status.MET);
@@ -121,7 +130,7 @@ class WorkloadVerdictsTest {
 
     @Test
     void clausesTheCardDoesNotSetAreReportedNotJudged() {
-        List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract(null, null, null, null, null), run(),
+        List<WorkloadVerdict> v = judge(contract(null, null, null, null, null), run(),
                 batches(), SUBMITTED);
         assertThat(v).allMatch(x -> x.status() == Status.NOT_SET, "none set");
         assertThat(verdict(v, WorkloadVerdicts.DEADLINE).actual()).isEqualTo(25.0);
@@ -135,7 +144,7 @@ class WorkloadVerdictsTest {
     void aFloorWithNothingSampledIsNotShownHeld() {
         RunSummary s = run();
         s.quality = new RunSummary.Quality();
-        List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract(null, null, 0.97, null, null), s, batches(),
+        List<WorkloadVerdict> v = judge(contract(null, null, 0.97, null, null), s, batches(),
                 SUBMITTED);
         assertThat(verdict(v, WorkloadVerdicts.QUALITY).status()).isEqualTo(Status.MISSED);
         assertThat(verdict(v, WorkloadVerdicts.GOODPUT).actual()).isZero();
@@ -145,7 +154,7 @@ class WorkloadVerdictsTest {
     void aWallClockDeadlineIsJudgedFromTheSubmission() {
         WorkloadContract c = new WorkloadContract("card.yaml", null, "m", Deadline.parse("2025-11-30T10:53:40Z"),
                 null, "USD", null, null, null, null, null, null);
-        WorkloadVerdict d = verdict(WorkloadVerdicts.judge(c, run(), batches(), SUBMITTED), WorkloadVerdicts.DEADLINE);
+        WorkloadVerdict d = verdict(judge(c, run(), batches(), SUBMITTED), WorkloadVerdicts.DEADLINE);
         assertThat(d.target()).isEqualTo(20.0); // submitted 10:53:20
         assertThat(d.status()).isEqualTo(Status.MISSED);
         assertThat(d.forecast()).isNull();
@@ -153,7 +162,7 @@ class WorkloadVerdictsTest {
 
     @Test
     void enforceNamesTheMissedDeadlineAndBudgetOnly() {
-        List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract("20s", 0.001, 0.98, null, null), run(),
+        List<WorkloadVerdict> v = judge(contract("20s", 0.001, 0.98, null, null), run(),
                 batches(), SUBMITTED);
         assertThatThrownBy(() -> WorkloadVerdicts.enforce(v))
                 .isInstanceOf(WorkloadContractException.class)

@@ -1,0 +1,59 @@
+package io.github.flinkinfer.operators.ledger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The verdict that nothing was lost or counted twice: every input read is a duplicate, skipped,
+ * failed before the model or passed to it; every model input succeeded or failed; every success
+ * (plus carried-over and pooled rows) was written. A run whose ledger does not reconcile gets no
+ * success marker.
+ *
+ * @param ok whether every equation holds
+ * @param statement the headline, e.g. {@code read 2,000 = succeeded 1,990 + failed 8 + skipped 0 + duplicates 2}
+ * @param mismatches each equation that does not hold, with its counts
+ */
+public record Reconciliation(boolean ok, String statement, List<String> mismatches) {
+
+    static Reconciliation of(RunLedger l) {
+        List<String> bad = new ArrayList<>();
+        long read = l.read();
+        long beforeModel = l.failedBeforeModel();
+        check(bad, "read = parsed + failed to parse", read, l.parsed + parseFailures(l));
+        check(bad, "parsed = duplicates + skipped + failed before the model + passed to the model",
+                l.parsed, l.duplicates + l.skipped + (beforeModel - parseFailures(l)) + l.toModelDocs);
+        check(bad, "model inputs = succeeded + failed", l.items, l.succeeded + l.failedItems());
+        if (l.written != null) {
+            check(bad, "rows written = succeeded + carried/pooled rows", l.written, l.succeeded + l.extraRows);
+        }
+        boolean chunked = l.items != l.toModelDocs;
+        String statement = chunked
+                ? f("read %,d = to the model %,d + failed before it %,d + skipped %,d + duplicates %,d;"
+                        + " %,d windows = succeeded %,d + failed %,d", read, l.toModelDocs, beforeModel,
+                        l.skipped, l.duplicates, l.items, l.succeeded, l.failedItems())
+                : f("read %,d = succeeded %,d + failed %,d + skipped %,d + duplicates %,d", read,
+                        l.succeeded, l.failed(), l.skipped, l.duplicates);
+        return new Reconciliation(bad.isEmpty(), statement, List.copyOf(bad));
+    }
+
+    private static long parseFailures(RunLedger l) {
+        long n = 0;
+        for (var e : l.failedByReason.entrySet()) {
+            if (e.getKey().startsWith("parse/")) {
+                n += e.getValue();
+            }
+        }
+        return n - l.duplicates;
+    }
+
+    private static void check(List<String> bad, String equation, long left, long right) {
+        if (left != right) {
+            bad.add(f("%s: %,d ≠ %,d (%+,d)", equation, left, right, left - right));
+        }
+    }
+
+    private static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

@@ -1,0 +1,403 @@
+package io.github.flinkinfer.operators.ledger;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.ErrorReason;
+import io.github.flinkinfer.operators.ErrorRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One run's accounting, or one subtask's share of it: records read per source, dropped as
+ * duplicates, skipped as unchanged, passed to the model, succeeded, failed by reason and written;
+ * batch totals, fixed-size histograms, the cost inputs and the quality sample's aggregate; and a
+ * bounded time line per subtask. Partial ledgers {@link #merge} into the job's; its size is
+ * O(subtasks + sources) whatever the corpus. Written by the job as {@code ledger-<run-id>.json}
+ * and read by the driver and {@code report} instead of the records (docs/errors.md, "Accounting").
+ */
+public final class RunLedger {
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    static final String[] PHASES = {"queueWaitMs", "tokenizeMs", "tensorMs", "inferenceMs", "postprocessMs", "writeMs"};
+
+    /** Inputs read, by source (a file's whole path, or topic-partition): parsed or failed to parse. */
+    public Map<String, Long> readBySource = new TreeMap<>();
+    /** Documents the parsers emitted. */
+    public long parsed;
+    /** Documents dropped by {@code --duplicates keep-first} (each also an error row, reason duplicate_id). */
+    public long duplicates;
+    /** Documents an incremental run did not infer (their earlier rows carried over). */
+    public long skipped;
+    public long skippedTokens;
+    /** Documents the tokenizer passed to the model (chunked: documents with at least one window). */
+    public long toModelDocs;
+    /** Model inputs the tokenizer emitted: documents, or their windows when chunking. */
+    public long items;
+    /** Model inputs that became results (Σ batch items − failed items). */
+    public long succeeded;
+    /** Result rows handed to the result files; null when the task writes its results otherwise. */
+    public Long written;
+    /** Rows written that no model call of this run made: carried over, or pooled per document. */
+    public long extraRows;
+    /** Error rows by {@code stage/reason}, duplicates included. */
+    public Map<String, Long> failedByReason = new TreeMap<>();
+
+    public long batches;
+    public long retries;
+    public long realTokens;
+    public long paddedTokens;
+    public Map<String, Double> phaseMs = new LinkedHashMap<>();
+    public LogHistogram batchLatencyMs = new LogHistogram();
+    public LogHistogram queueWaitMs = new LogHistogram();
+    /** Per-batch mean real tokens per item, weighted by the batch's items. */
+    public LogHistogram tokenLengths = new LogHistogram();
+    /** bucket edge → [real, padded] tokens. */
+    public Map<Integer, long[]> paddingByBucket = new TreeMap<>();
+    /** Latency bound of a workload card (queue wait + batch, ms); null when none. */
+    public Long latencyBoundMs;
+    /** Succeeded items of batches within {@link #latencyBoundMs} (all of them without a bound). */
+    public long withinLatencyBound;
+    public Quality quality = new Quality();
+    public String model;
+    public String currency;
+    public double referencePricePer1MTokens;
+    /** Parallelism of the inference operator. */
+    public int inferenceSubtasks;
+    public Map<Integer, Lane> subtasks = new TreeMap<>();
+    /** Epoch millis at which the last partial arrived at the end of input (the job's end). */
+    public long endedAtMillis;
+
+    public RunLedger() {
+        for (String p : PHASES) {
+            phaseMs.put(p, 0.0);
+        }
+    }
+
+    /** The quality gate's sample: items re-run through the reference model. */
+    public static final class Quality {
+        public long checked;
+        public String metric;
+        public double sum;
+        public double min = 1.0;
+
+        void merge(Quality o) {
+            if (o.checked == 0) {
+                return;
+            }
+            checked += o.checked;
+            sum += o.sum;
+            min = Math.min(min, o.min);
+            metric = o.metric;
+        }
+    }
+
+    /** One inference subtask's time line and cost inputs (bounded: at most 256 segments). */
+    public static final class Lane {
+        static final int MAX_SEGMENTS = 256;
+
+        /** Epoch millis of each opening (one per attempt that ran batches). */
+        public List<Long> openedAt = new ArrayList<>();
+        /** [opened, load ms] of each model load. */
+        public List<long[]> modelLoads = new ArrayList<>();
+        public long firstBatchAt;
+        public long lastBatchEnd;
+        public double busyMs;
+        public long items;
+        public long failedItems;
+        public long batches;
+        public double pricePerHour;
+        public double costBusy;
+        public long modelLoadMs;
+        public long modelReadMs;
+        public long sessionCreateMs;
+        public long warmUpMs;
+        public long tokenizerLoadMs;
+        /** Read + creation of sessions the driver prepared ahead (charged as load, added to the total). */
+        public long preparedAheadMs;
+        public boolean sessionPrepared;
+        public String graphCache;
+        public String device;
+        public String deviceRequested;
+        /** [start, end, items] epoch millis of its batches, adjacent ones merged to stay bounded. */
+        public List<double[]> segments = new ArrayList<>();
+
+        void add(BatchMetrics m) {
+            long opened = m.subtaskOpenedAtMillis > 0 ? m.subtaskOpenedAtMillis : m.startedAtMillis;
+            if (m.subtaskOpenedAtMillis > 0 ? !openedAt.contains(opened) : openedAt.isEmpty()) {
+                openedAt.add(opened);
+            }
+            if (m.modelLoadMs > 0 || m.sessionPrepared) {
+                modelLoads.add(new long[] {opened, m.modelLoadMs});
+                modelReadMs += m.modelReadMs;
+                sessionCreateMs += m.sessionCreateMs;
+                warmUpMs += m.warmUpMs;
+                tokenizerLoadMs += m.tokenizerLoadMs;
+                sessionPrepared |= m.sessionPrepared;
+                if (m.sessionPrepared) {
+                    preparedAheadMs += m.modelReadMs + m.sessionCreateMs;
+                }
+            }
+            modelLoadMs += m.modelLoadMs;
+            if (m.graphCache != null) {
+                graphCache = m.graphCache;
+            }
+            if (m.device != null) {
+                device = m.device;
+                deviceRequested = m.deviceRequested;
+            }
+            long end = m.startedAtMillis + (long) m.totalMs;
+            firstBatchAt = batches == 0 ? m.startedAtMillis : Math.min(firstBatchAt, m.startedAtMillis);
+            lastBatchEnd = Math.max(lastBatchEnd, end);
+            busyMs += m.totalMs;
+            items += m.items;
+            failedItems += m.failedItems;
+            batches++;
+            pricePerHour = m.subtaskPricePerHour;
+            costBusy += m.costBusy;
+            segments.add(new double[] {m.startedAtMillis, m.startedAtMillis + m.totalMs, m.items - m.failedItems});
+            compact();
+        }
+
+        void merge(Lane o) {
+            for (Long t : o.openedAt) {
+                if (!openedAt.contains(t)) {
+                    openedAt.add(t);
+                }
+            }
+            modelLoads.addAll(o.modelLoads);
+            firstBatchAt = batches == 0 ? o.firstBatchAt : o.batches == 0 ? firstBatchAt : Math.min(firstBatchAt, o.firstBatchAt);
+            lastBatchEnd = Math.max(lastBatchEnd, o.lastBatchEnd);
+            busyMs += o.busyMs;
+            items += o.items;
+            failedItems += o.failedItems;
+            batches += o.batches;
+            pricePerHour = o.batches > 0 ? o.pricePerHour : pricePerHour;
+            costBusy += o.costBusy;
+            modelLoadMs += o.modelLoadMs;
+            modelReadMs += o.modelReadMs;
+            sessionCreateMs += o.sessionCreateMs;
+            warmUpMs += o.warmUpMs;
+            tokenizerLoadMs += o.tokenizerLoadMs;
+            preparedAheadMs += o.preparedAheadMs;
+            sessionPrepared |= o.sessionPrepared;
+            graphCache = o.graphCache != null ? o.graphCache : graphCache;
+            device = o.device != null ? o.device : device;
+            deviceRequested = o.deviceRequested != null ? o.deviceRequested : deviceRequested;
+            segments.addAll(o.segments);
+            segments.sort((a, b) -> Double.compare(a[0], b[0]));
+            compact();
+        }
+
+        /** Halves the segments by merging neighbours once there are too many. */
+        private void compact() {
+            while (segments.size() > MAX_SEGMENTS) {
+                List<double[]> merged = new ArrayList<>(segments.size() / 2 + 1);
+                for (int i = 0; i < segments.size(); i += 2) {
+                    double[] a = segments.get(i);
+                    if (i + 1 < segments.size()) {
+                        double[] b = segments.get(i + 1);
+                        merged.add(new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1]), a[2] + b[2]});
+                    } else {
+                        merged.add(a);
+                    }
+                }
+                segments = merged;
+            }
+        }
+    }
+
+    /** Where a record came from, without its line or offset: the file's path, or topic-partition. */
+    public static String sourceOf(String position) {
+        if (position == null) {
+            return "unknown";
+        }
+        int cut = Math.max(position.lastIndexOf(':'), position.lastIndexOf('@'));
+        if (cut > 0 && cut < position.length() - 1 && position.substring(cut + 1).chars().allMatch(Character::isDigit)) {
+            return position.substring(0, cut);
+        }
+        return position;
+    }
+
+    /** A document the parsers emitted. */
+    public void addParsed(String position) {
+        parsed++;
+        readBySource.merge(sourceOf(position), 1L, Long::sum);
+    }
+
+    /** An error row; a parse failure is also an input read from its source. */
+    public void addError(ErrorRecord e) {
+        failedByReason.merge(e.stage + "/" + e.reason, 1L, Long::sum);
+        if (ErrorReason.DUPLICATE_ID.code().equals(e.reason)) {
+            duplicates++;
+        } else if (ErrorRecord.PARSE.equals(e.stage)) {
+            readBySource.merge(sourceOf(e.source), 1L, Long::sum);
+        }
+    }
+
+    /** One model input from the tokenizer; {@code firstOfDocument}: it opens its document. */
+    public void addItem(boolean firstOfDocument) {
+        items++;
+        if (firstOfDocument) {
+            toModelDocs++;
+        }
+    }
+
+    public void addSkipped(long tokens) {
+        skipped++;
+        skippedTokens += tokens;
+    }
+
+    public void addWritten() {
+        written = written == null ? 1 : written + 1;
+    }
+
+    public void addExtraRow() {
+        extraRows++;
+    }
+
+    /** One batch's metrics row. */
+    public void addBatch(BatchMetrics m) {
+        batches++;
+        succeeded += m.items - m.failedItems;
+        retries += m.retries;
+        realTokens += m.realTokens;
+        paddedTokens += m.paddedTokens;
+        phaseMs.merge("queueWaitMs", m.queueWaitMs, Double::sum);
+        phaseMs.merge("tokenizeMs", m.tokenizeMs, Double::sum);
+        phaseMs.merge("tensorMs", m.tensorMs, Double::sum);
+        phaseMs.merge("inferenceMs", m.inferenceMs, Double::sum);
+        phaseMs.merge("postprocessMs", m.postprocessMs, Double::sum);
+        phaseMs.merge("writeMs", m.writeMs, Double::sum);
+        batchLatencyMs.add(m.totalMs);
+        queueWaitMs.add(m.queueWaitMs);
+        if (m.items > 0) {
+            tokenLengths.add((double) m.realTokens / m.items, m.items);
+        }
+        long[] p = paddingByBucket.computeIfAbsent(m.bucketEdge, k -> new long[2]);
+        p[0] += m.realTokens;
+        p[1] += m.paddedTokens;
+        if (latencyBoundMs == null || m.queueWaitMs + m.totalMs <= latencyBoundMs) {
+            withinLatencyBound += m.items - m.failedItems;
+        }
+        if (m.qualityChecked > 0) {
+            Quality q = new Quality();
+            q.checked = m.qualityChecked;
+            q.sum = m.qualitySum;
+            q.min = m.qualityMin;
+            q.metric = m.qualityMetric;
+            quality.merge(q);
+        }
+        model = m.model;
+        currency = m.currency != null ? m.currency : currency;
+        referencePricePer1MTokens = m.referencePricePer1MTokens;
+        inferenceSubtasks = Math.max(inferenceSubtasks, Math.max(1, m.subtasks));
+        subtasks.computeIfAbsent(m.subtask, k -> new Lane()).add(m);
+    }
+
+    /** Adds {@code o} to this ledger (partials of subtasks, stages and checkpoints). */
+    public void merge(RunLedger o) {
+        o.readBySource.forEach((k, v) -> readBySource.merge(k, v, Long::sum));
+        parsed += o.parsed;
+        duplicates += o.duplicates;
+        skipped += o.skipped;
+        skippedTokens += o.skippedTokens;
+        toModelDocs += o.toModelDocs;
+        items += o.items;
+        succeeded += o.succeeded;
+        if (o.written != null) {
+            written = (written == null ? 0 : written) + o.written;
+        }
+        extraRows += o.extraRows;
+        o.failedByReason.forEach((k, v) -> failedByReason.merge(k, v, Long::sum));
+        batches += o.batches;
+        retries += o.retries;
+        realTokens += o.realTokens;
+        paddedTokens += o.paddedTokens;
+        o.phaseMs.forEach((k, v) -> phaseMs.merge(k, v, Double::sum));
+        batchLatencyMs.merge(o.batchLatencyMs);
+        queueWaitMs.merge(o.queueWaitMs);
+        tokenLengths.merge(o.tokenLengths);
+        o.paddingByBucket.forEach((k, v) -> {
+            long[] p = paddingByBucket.computeIfAbsent(k, x -> new long[2]);
+            p[0] += v[0];
+            p[1] += v[1];
+        });
+        latencyBoundMs = o.latencyBoundMs != null ? o.latencyBoundMs : latencyBoundMs;
+        withinLatencyBound += o.withinLatencyBound;
+        quality.merge(o.quality);
+        model = o.model != null ? o.model : model;
+        currency = o.currency != null ? o.currency : currency;
+        referencePricePer1MTokens = Math.max(referencePricePer1MTokens, o.referencePricePer1MTokens);
+        inferenceSubtasks = Math.max(inferenceSubtasks, o.inferenceSubtasks);
+        o.subtasks.forEach((k, v) -> subtasks.computeIfAbsent(k, x -> new Lane()).merge(v));
+        endedAtMillis = Math.max(endedAtMillis, o.endedAtMillis);
+    }
+
+    /** Inputs read from every source. */
+    @JsonIgnore
+    public long read() {
+        return readBySource.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Error rows, duplicates included. */
+    @JsonIgnore
+    public long errorRows() {
+        return failedByReason.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Error rows of the stages before the model (parse, dedupe, tokenize), duplicates excluded. */
+    @JsonIgnore
+    public long failedBeforeModel() {
+        long n = 0;
+        for (Map.Entry<String, Long> e : failedByReason.entrySet()) {
+            if (beforeModel(e.getKey())) {
+                n += e.getValue();
+            }
+        }
+        return n - duplicates;
+    }
+
+    /** Error rows of model inputs (inference, post-processing, writing). */
+    @JsonIgnore
+    public long failedItems() {
+        return errorRows() - failedBeforeModel() - duplicates;
+    }
+
+    /** Failed inputs (duplicates are counted apart: dropped by policy, not failed). */
+    @JsonIgnore
+    public long failed() {
+        return errorRows() - duplicates;
+    }
+
+    private static boolean beforeModel(String stageReason) {
+        return stageReason.startsWith(ErrorRecord.PARSE + "/") || stageReason.startsWith(ErrorRecord.TOKENIZE + "/");
+    }
+
+    /** Whether every input read is accounted for exactly once (docs/errors.md, "Accounting"). */
+    public Reconciliation reconcile() {
+        return Reconciliation.of(this);
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static RunLedger fromJson(String json) {
+        try {
+            return JSON.readValue(json, RunLedger.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Not a run ledger: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.github.flinkinfer.operators.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.ErrorReason;
+import org.junit.jupiter.api.Test;
+
+class RunLedgerTest {
+    private static BatchMetrics batch(int subtask, long start, int items, int failed) {
+        BatchMetrics m = new BatchMetrics();
+        m.subtask = subtask;
+        m.subtasks = 2;
+        m.startedAtMillis = start;
+        m.totalMs = 10;
+        m.items = items;
+        m.failedItems = failed;
+        m.realTokens = items * 8L;
+        m.paddedTokens = items * 10L;
+        m.bucketEdge = 16;
+        m.subtaskPricePerHour = 3.6;
+        m.costBusy = 0.00001;
+        return m;
+    }
+
+    /** Two subtasks' partials: 100 read in two files, 3 bad lines, 2 duplicates, 95 to the model. */
+    private static RunLedger[] partials() {
+        RunLedger a = new RunLedger();
+        RunLedger b = new RunLedger();
+        for (int i = 0; i < 97; i++) {
+            (i % 2 == 0 ? a : b).addParsed((i < 50 ? "/in/x/part.jsonl:" : "/in/y/part.jsonl:") + i);
+        }
+        for (int i = 0; i < 3; i++) {
+            a.addError(ErrorReason.MALFORMED_JSON.record(null, "/in/y/part.jsonl:" + (200 + i), "bad", 0));
+        }
+        for (int i = 0; i < 2; i++) {
+            b.addError(ErrorReason.DUPLICATE_ID.record("d" + i, "/in/x/part.jsonl:" + (300 + i), "dup", 0));
+        }
+        for (int i = 0; i < 95; i++) {
+            (i % 2 == 0 ? a : b).addItem(true);
+        }
+        a.addBatch(batch(0, 1_000, 48, 1));
+        b.addBatch(batch(1, 1_005, 47, 0));
+        a.addError(ErrorReason.INFERENCE_FAILED.record("x", "/in/x/part.jsonl:7", "failed", 0));
+        for (int i = 0; i < 94; i++) {
+            (i % 2 == 0 ? a : b).addWritten();
+        }
+        return new RunLedger[] {a, b};
+    }
+
+    @Test
+    void mergedPartialsReconcileAndSurviveJson() {
+        RunLedger[] p = partials();
+        RunLedger run = new RunLedger();
+        run.merge(RunLedger.fromJson(p[0].toJson()));
+        run.merge(RunLedger.fromJson(p[1].toJson()));
+        assertThat(run.read()).isEqualTo(100);
+        assertThat(run.readBySource).containsEntry("/in/x/part.jsonl", 50L).containsEntry("/in/y/part.jsonl", 50L);
+        Reconciliation r = run.reconcile();
+        assertThat(r.mismatches()).isEmpty();
+        assertThat(r.ok()).isTrue();
+        assertThat(r.statement()).isEqualTo("read 100 = succeeded 94 + failed 4 + skipped 0 + duplicates 2");
+        assertThat(run.subtasks).containsOnlyKeys(0, 1);
+        assertThat(run.batchLatencyMs.total).isEqualTo(2);
+        assertThat(run.paddingByBucket.get(16)).containsExactly(760L, 950L);
+    }
+
+    @Test
+    void aLostRecordIsNamedByTheEquationItBreaks() {
+        RunLedger[] p = partials();
+        p[0].written--; // one result never reached the files
+        p[0].merge(p[1]);
+        Reconciliation r = p[0].reconcile();
+        assertThat(r.ok()).isFalse();
+        assertThat(r.mismatches()).containsExactly("rows written = succeeded + carried/pooled rows: 93 ≠ 94 (-1)");
+    }
+
+    @Test
+    void laneSegmentsStayBoundedWhateverTheBatches() {
+        RunLedger l = new RunLedger();
+        int sizeAt2000 = 0;
+        for (int i = 0; i < 10_000; i++) {
+            l.addBatch(batch(0, 1_000L + 20L * i, 10, 0));
+            if (i == 1_999) {
+                sizeAt2000 = l.toJson().length();
+            }
+        }
+        RunLedger.Lane lane = l.subtasks.get(0);
+        assertThat(lane.segments).hasSizeLessThanOrEqualTo(RunLedger.Lane.MAX_SEGMENTS);
+        assertThat(lane.segments.stream().mapToDouble(s -> s[2]).sum()).isEqualTo(100_000.0);
+        assertThat(lane.batches).isEqualTo(10_000);
+        assertThat(l.toJson().length()).as("5x the batches, same size").isLessThan((int) (sizeAt2000 * 1.1));
+    }
+
+    @Test
+    void sourcesAreWholePathsWithoutLineOrOffset() {
+        assertThat(RunLedger.sourceOf("/a/b/part.jsonl:12")).isEqualTo("/a/b/part.jsonl");
+        assertThat(RunLedger.sourceOf("s3://bucket/x/part.jsonl:3")).isEqualTo("s3://bucket/x/part.jsonl");
+        assertThat(RunLedger.sourceOf("mail-0@1234")).isEqualTo("mail-0");
+        assertThat(RunLedger.sourceOf(null)).isEqualTo("unknown");
+    }
+}
