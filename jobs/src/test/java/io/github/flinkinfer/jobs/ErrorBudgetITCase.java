@@ -33,6 +33,29 @@ class ErrorBudgetITCase extends ClusterTestBase {
         assertThat(out.resolve("_SUCCESS-budget")).doesNotExist();
     }
 
+    /** Issue 22: a run in which every input fails must not get a success marker by default. */
+    @Test
+    void byDefaultAnAllFailedRunFailsAndOnlyAnExplicitRateOfOneLetsItThrough() throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            sb.append("{\"id\":\"r-").append(i).append("\",\"text\":\"a sentence of some length ").append(i).append("\"}\n");
+        }
+        Path input = Files.writeString(tmp.resolve("all-too-large.jsonl"), sb);
+        Path out = tmp.resolve("all-failed");
+        assertThatThrownBy(() -> embed(input, out, "all", "--model", "all-minilm-l6-v2-q", "--max-record-bytes", "10"))
+                .isInstanceOf(ErrorBudgetExceededException.class)
+                .hasMessageContaining("--max-error-rate 0.01")
+                .hasMessageContaining("(200 of 200 inputs)")
+                .hasMessageContaining("parse/record_too_large=200");
+        assertThat(out.resolve("_SUCCESS-all")).doesNotExist();
+
+        RunSummary allowed = embed(input, out, "all", "--model", "all-minilm-l6-v2-q", "--max-record-bytes", "10",
+                "--max-error-rate", "1.0");
+        assertThat(allowed.failed).isEqualTo(200);
+        assertThat(allowed.reconciliation.statement()).isEqualTo("read 200 = succeeded 0 + failed 200 + skipped 0 + duplicates 0");
+        assertThat(out.resolve("_SUCCESS-all")).exists();
+    }
+
     @Test
     void withinBudgetTheRunSucceeds() throws Exception {
         StringBuilder sb = new StringBuilder();

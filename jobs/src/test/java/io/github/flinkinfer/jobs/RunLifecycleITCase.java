@@ -128,7 +128,8 @@ class RunLifecycleITCase extends ClusterTestBase {
         Files.delete(ok.resolve("report-d.json"));
         assertThat(report(ok, "d", "--mark-success")).isZero();
         assertThat(ok.resolve("report-d.json")).exists();
-        assertThat(ok.resolve("_SUCCESS-d")).hasContent("report");
+        assertThat(Files.readString(ok.resolve("_SUCCESS-d"))).as("the manifest, by report")
+                .contains("\"committer\" : \"report --mark-success\"").contains("\"ok\" : true");
 
         Path failed = tmp.resolve("failed");
         assertThatThrownBy(() -> embed(failed.toString(), "d", "--quality-sample", "10", "--quality-floor", "1.5"))
@@ -145,9 +146,33 @@ class RunLifecycleITCase extends ClusterTestBase {
         assertThatThrownBy(() -> embed(out.toString(), "k", "--overwrite",
                         "--kafka-bootstrap-servers", "localhost:1", "--kafka-output-topic", "vectors"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--overwrite cannot take back")
+                .hasMessageContaining("cannot take back")
                 .hasMessageContaining("new --run-id");
         assertThat(out.resolve("_SUCCESS-k")).exists();
+    }
+
+    @Test
+    void aRetryOfARunThatNeverCommittedCleansUpAndRunsWithoutOverwrite() throws Exception {
+        Path out = tmp.resolve("retry");
+        embed(out.toString(), "t");
+        Files.delete(out.resolve("_SUCCESS-t")); // as after a job that failed: files, no manifest
+        RunSummary again = embed(out.toString(), "t");
+        assertThat(again.succeeded).isEqualTo(CORPUS.size());
+        assertThat(Outputs.committed(out.resolve("embeddings")).stream().filter(p -> p.toString().contains("part-t-")))
+                .as("the first attempt's files are gone").hasSize(again.subtasks);
+        String manifest = Files.readString(out.resolve("_SUCCESS-t"));
+        assertThat(manifest).contains("\"committer\" : \"driver\"")
+                .contains("read " + CORPUS.size() + " = succeeded " + CORPUS.size());
+    }
+
+    @Test
+    void markSuccessRefusesARunWhoseJobWroteNoLedger() throws Exception {
+        Path out = tmp.resolve("running");
+        embed(out.toString(), "l");
+        Files.delete(out.resolve("_SUCCESS-l"));
+        Files.delete(out.resolve("ledger-l.json")); // as while the job still runs: its ledger comes at its end
+        assertThat(report(out, "l", "--mark-success")).isNotZero();
+        assertThat(out.resolve("_SUCCESS-l")).doesNotExist();
     }
 
     private static int report(Path out, String runId, String... extra) {
