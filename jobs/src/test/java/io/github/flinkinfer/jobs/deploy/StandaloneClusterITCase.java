@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The failure test on a real multi-process cluster: a JobManager and two TaskManagers started by
  * {@code deploy/standalone/start-cluster.sh}, the job jar submitted with {@code submit.sh}, and
  * one TaskManager {@code kill -9}ed while it runs inference. A replacement TaskManager joins;
- * the job must still finish with every input id exactly once in the outputs or the errors.
+ * the job must still finish with every input id exactly once in the outputs or the errors, and
+ * a manifest that counts each once.
  */
 class StandaloneClusterITCase {
     @TempDir Path tmp;
@@ -50,6 +51,14 @@ class StandaloneClusterITCase {
             assertThat(walked.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(".inprogress"));
         }
         assertThat(Files.readString(client)).contains("== run x");
+        // The manifest counts each input once, though attempts of the killed TaskManager's tasks
+        // ran some of them before (issue 22: rolled-back attempts do not add).
+        com.fasterxml.jackson.databind.JsonNode manifest = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.resolve("_SUCCESS-x").toFile());
+        assertThat(manifest.at("/reconciliation/ok").asBoolean()).isTrue();
+        assertThat(manifest.at("/ledger/parsed").asLong()).isEqualTo(inputIds.size());
+        assertThat(manifest.at("/ledger/succeeded").asLong()).isEqualTo(inputIds.size());
+        assertThat(manifest.at("/ledger/written").asLong()).isEqualTo(inputIds.size());
     }
 
     private static boolean inProgress(Path dir) throws Exception {

@@ -90,5 +90,13 @@ class KafkaCheckpointRestartITCase {
         assertThat(Outputs.embeddings(out)).hasSize(3_000);
         assertThat(KAFKA.committedKeys("cp-errors")).isEmpty();
         assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
+        // STREAMING: the ledger restored with the checkpoint counts the replayed records once
+        io.github.flinkinfer.operators.ledger.RunLedger ledger = io.github.flinkinfer.operators.ledger.RunLedger
+                .fromJson(java.nio.file.Files.readString(out.resolve("ledger-cp.json")));
+        assertThat(ledger.read()).isEqualTo(3_000);
+        assertThat(ledger.succeeded).isEqualTo(3_000);
+        assertThat(ledger.written).isEqualTo(3_000L);
+        assertThat(ledger.readBySource).containsOnlyKeys("cp-corpus-0", "cp-corpus-1");
+        assertThat(ledger.reconcile().ok()).isTrue();
     }
 }
