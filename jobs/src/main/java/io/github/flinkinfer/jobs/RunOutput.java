@@ -1,8 +1,6 @@
 package io.github.flinkinfer.jobs;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +15,14 @@ import org.apache.flink.core.fs.Path;
 /**
  * One run's files under an output location, on any file system Flink has (a relative or absolute
  * local path, {@code file://}, {@code s3://}, {@code hdfs://}, {@code gs://}, {@code abfs://}):
- * the rerun guard, in-progress clean-up, the run's driver-written files and reading its committed
- * records back. The driver never touches the output any other way, so a run on object storage
+ * the rerun guard, in-progress clean-up, the run's driver-written files, the job's ledger and the
+ * list of its committed files (never their records). The driver never touches the output any other way, so a run on object storage
  * gets exactly what a local run gets.
  *
  * <p>A run's files are {@code <dir>/part-<run-id>-<uuid>-<n><suffix>} in each output directory
- * (and their hidden in-progress forms), plus {@code run-info-<run-id>.json},
- * {@code report-<run-id>.json|html} and {@code _SUCCESS-<run-id>} at the top.
+ * (and their hidden in-progress forms), plus {@code run-info-<run-id>.json}, the job's
+ * {@code ledger-<run-id>.json}, {@code report-<run-id>.json|html} and the manifest
+ * {@code _SUCCESS-<run-id>} at the top.
  */
 public final class RunOutput {
     /** The uuid FileSink puts in a part file's name: one per writer attempt. */
@@ -181,31 +180,7 @@ public final class RunOutput {
 
     /** The committed (never in-progress) part files of this run in an output directory. */
     public List<Path> committedParts(String dir) throws IOException {
-        List<Path> parts = new ArrayList<>();
-        for (FileStatus f : list(resolve(dir))) {
-            String name = f.getPath().getName();
-            if (!f.isDir() && !name.startsWith(".") && partFile.matcher(name).matches()) {
-                parts.add(f.getPath());
-            }
-        }
-        parts.sort(java.util.Comparator.comparing(Path::getName));
-        return parts;
-    }
-
-    /** The non-blank lines of this run's committed part files in {@code dir}, in file order. */
-    public List<String> committedLines(String dir) throws IOException {
-        List<String> lines = new ArrayList<>();
-        for (Path part : committedParts(dir)) {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(
-                    fs().open(part), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    if (!line.isBlank()) {
-                        lines.add(line);
-                    }
-                }
-            }
-        }
-        return lines;
+        return committedFiles(dir).stream().map(FileStatus::getPath).toList();
     }
 
     public boolean exists(Path file) throws IOException {
