@@ -124,6 +124,7 @@ public final class InferenceRun {
                     result.getJobID(), o.output, runId);
             return null;
         }
+        DriverWork afterJob = DriverWork.start();
         out.makeDirectories(io.github.flinkinfer.jobs.io.FileOutputs.METRICS_DIR,
                 io.github.flinkinfer.jobs.io.FileOutputs.ERRORS_DIR); // the documented layout, errors or not
         int abandoned = out.removeAbandonedInProgress();
@@ -138,6 +139,7 @@ public final class InferenceRun {
         }
         task.summarize(summary, result, o);
         summary.write(out);
+        summary.afterJob = afterJob.stop();
         judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);
         if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {
             io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);

@@ -76,6 +76,12 @@ public final class RunSummary {
     /** The job's accounting this summary was made from (the manifest's body). */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public RunLedger ledger;
+    /**
+     * The driver's work after the job, to the report written (null when rebuilt by {@code report}):
+     * what must stay flat whatever the corpus (docs/benchmarks/scale-*.md).
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public DriverWork.Measured afterJob;
     /** Runs on the embedded cluster: how long it took to start, and when against submission; else null. */
     public ClusterStart clusterStart;
 
@@ -314,6 +320,10 @@ public final class RunSummary {
                 batchLatencyMs.get("p50"), batchLatencyMs.get("p90"), batchLatencyMs.get("p95"),
                 batchLatencyMs.get("p99"), batchLatencyMs.get("max"));
         printColdStart(out);
+        if (afterJob != null) {
+            out.printf("  after the job      %.2f s to the report written, heap peak %,d MiB (driver JVM)%n",
+                    afterJob.seconds(), afterJob.peakHeapBytes() >> 20);
+        }
         if (quality.checked > 0) {
             out.printf("  quality (%s)  %d outputs vs reference: min %.5f, mean %.5f%n",
                     quality.metric, quality.checked, quality.min, quality.mean);
