@@ -5,15 +5,19 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 
 /**
- * Times the driver's work after a job (clean-up, ledger, summary, report) and the peak heap of its
- * JVM meanwhile: the heap pools' peaks are reset at the start, so the peak is this phase's own.
- * It must not grow with the corpus, which the scale benchmark checks.
+ * Times the driver's work after a job (clean-up, ledger, summary, report), the bytes its thread
+ * allocated meanwhile (what reading every record would show at once) and the heap's peak (the sum
+ * of the heap pools' peaks since the start, an upper bound; the pools' peaks are reset then). None
+ * may grow with the corpus, which the scale benchmark checks.
  */
 final class DriverWork {
     /** Seconds from the job's end to the report written, and the heap's peak meanwhile. */
-    record Measured(double seconds, long peakHeapBytes) {}
+    record Measured(double seconds, long allocatedBytes, long peakHeapBytes) {}
 
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private final long startNanos = System.nanoTime();
+    private final long startAllocated = THREADS.getCurrentThreadAllocatedBytes();
 
     private DriverWork() {}
 
@@ -33,6 +37,7 @@ final class DriverWork {
                 peak += pool.getPeakUsage().getUsed();
             }
         }
-        return new Measured((System.nanoTime() - startNanos) / 1e9, peak);
+        return new Measured((System.nanoTime() - startNanos) / 1e9,
+                THREADS.getCurrentThreadAllocatedBytes() - startAllocated, peak);
     }
 }

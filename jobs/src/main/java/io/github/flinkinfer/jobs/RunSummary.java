@@ -321,8 +321,9 @@ public final class RunSummary {
                 batchLatencyMs.get("p99"), batchLatencyMs.get("max"));
         printColdStart(out);
         if (afterJob != null) {
-            out.printf("  after the job      %.2f s to the report written, heap peak %,d MiB (driver JVM)%n",
-                    afterJob.seconds(), afterJob.peakHeapBytes() >> 20);
+            out.printf("  after the job      %.2f s to the report written, %,d KiB allocated by the driver,"
+                    + " heap peak %,d MiB (JVM)%n", afterJob.seconds(), afterJob.allocatedBytes() >> 10,
+                    afterJob.peakHeapBytes() >> 20);
         }
         if (quality.checked > 0) {
             out.printf("  quality (%s)  %d outputs vs reference: min %.5f, mean %.5f%n",
