@@ -152,7 +152,7 @@ public final class Contender {
         try (TextTokenizer tok = TextTokenizer.load(card, options(1).withMaxSequenceLength(0))) {
             for (Doc d : docs) {
                 s.items++;
-                for (int len : work.sequences(tok.encode(d.text()).originalTokenCount())) {
+                for (int len : work.sequences(tok.encodeAll(d.text()).length())) {
                     s.realTokens += len;
                     s.paddedTokens += len;
                     s.usefulFlops += flops.sequence(len);

@@ -2,16 +2,21 @@ package io.github.flinkinfer.runtime;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 /**
  * HF {@code tokenizer.json} through DJL, strictly offline. The file's baked-in padding and
- * truncation are switched off: we tokenize the whole text (to report the original length), then
- * cut to the max length keeping the final special token, exactly as HF right-truncation does for
- * a single sequence. Padding is the batcher's job. The card's input prefix for this run (e5's
+ * truncation are switched off: we tokenize the text, then cut to the max length keeping the final
+ * special token, exactly as HF right-truncation does for a single sequence. Padding is the
+ * batcher's job. Only the token ids cross JNI (not DJL's eight {@link Encoding} arrays: token
+ * strings, char spans). A long text is tokenized only as far as needed ({@link WordCut}): then
+ * {@link TokenizedText#originalTokenCount} is a lower bound, above the max length;
+ * {@link #encodeAll} always tokenizes the whole text. The card's input prefix for this run (e5's
  * {@code passage: }, bge's query instruction) is put before every text here, so every user of the
  * tokenizer (job, SQL, bench) embeds what the model was trained on; truncation keeps it.
  * {@link #encodePair} encodes a query and a passage as one input, for cross-encoders.
@@ -29,7 +34,13 @@ public final class TextTokenizer implements AutoCloseable {
         System.setProperty("ai.djl.offline", "true");
     }
 
+    private static final TokenizersLibrary LIB = TokenizersLibrary.LIB;
+
     private final HuggingFaceTokenizer tokenizer;
+    /** The native tokenizer's handle, for the id-only calls. */
+    private final long handle;
+    /** Where a long text may be cut before tokenizing; {@code null}: never, tokenize it whole. */
+    private final WordCut cut;
     private final ModelCard card;
     /** The same tokenizer truncating pairs longest-first; made on the first pair that needs it. */
     private HuggingFaceTokenizer pairTruncator;
@@ -38,8 +49,11 @@ public final class TextTokenizer implements AutoCloseable {
     /** Tokens the prefix adds between the leading special tokens and the text's own. */
     private final int prefixTokens;
 
-    private TextTokenizer(HuggingFaceTokenizer tokenizer, ModelCard card, int maxLength, String prefix) {
+    private TextTokenizer(HuggingFaceTokenizer tokenizer, ModelCard card, int maxLength, String prefix,
+            WordCut cut) {
         this.tokenizer = tokenizer;
+        this.handle = tokenizer.getHandle();
+        this.cut = cut;
         this.card = card;
         this.maxLength = maxLength;
         this.prefix = prefix;
@@ -99,13 +113,18 @@ public final class TextTokenizer implements AutoCloseable {
 
     /** Loads the card's tokenizer (checksum verified) with the effective max length. */
     public static TextTokenizer load(ModelCard card, RuntimeOptions options) {
-        HuggingFaceTokenizer hf = open(card, Map.of("truncation", "false"));
-        return new TextTokenizer(hf, card, options.effectiveMaxLength(card), card.inputPrefix());
+        byte[] json = ModelFiles.readVerified(card, card.tokenizer);
+        HuggingFaceTokenizer hf = open(card, json, Map.of("truncation", "false"));
+        int maxLength = options.effectiveMaxLength(card);
+        return new TextTokenizer(hf, card, maxLength, card.inputPrefix(), WordCut.forTokenizer(json, maxLength));
     }
 
     /** The card's tokenizer without padding, with special tokens and the given truncation. */
-    private static HuggingFaceTokenizer open(ModelCard card, Map<String, String> truncation) {
-        byte[] json = ModelFiles.readVerified(card, card.tokenizer);
+    static HuggingFaceTokenizer open(ModelCard card, Map<String, String> truncation) {
+        return open(card, ModelFiles.readVerified(card, card.tokenizer), truncation);
+    }
+
+    private static HuggingFaceTokenizer open(ModelCard card, byte[] json, Map<String, String> truncation) {
         Map<String, String> settings = new java.util.HashMap<>(truncation);
         settings.put("padding", "false");
         settings.put("addSpecialTokens", "true");
@@ -129,14 +148,73 @@ public final class TextTokenizer implements AutoCloseable {
         return tokenizer.encode("", true, false).getIds().length + prefixTokens;
     }
 
+    /** The text (after the card's input prefix) cut to the max length. */
     public TokenizedText encode(String text) {
-        Encoding encoding = tokenizer.encode(prefix + text, true, false);
-        long[] all = encoding.getIds();
-        int keep = Math.min(all.length, maxLength);
-        int[] ids = new int[keep];
-        for (int i = 0; i < keep; i++) {
-            ids[i] = (int) all[i];
+        String input = prefix + text;
+        String head = cut == null ? null : cut.head(input);
+        if (head != null) {
+            TokenizedText t = truncatedHead(ids(head));
+            if (t != null) {
+                return t;
+            }
         }
+        return truncated(ids(input));
+    }
+
+    /**
+     * {@link #encode} of each text, in one native call for all of them (the tokenizer library's
+     * batch encode); results in the order of {@code texts}.
+     */
+    public TokenizedText[] encodeBatch(List<String> texts) {
+        String[] inputs = new String[texts.size()];
+        boolean[] isHead = new boolean[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            String input = prefix + texts.get(i);
+            String head = cut == null ? null : cut.head(input);
+            isHead[i] = head != null;
+            inputs[i] = isHead[i] ? head : input;
+        }
+        long[] encodings = LIB.batchEncode(handle, inputs, true);
+        TokenizedText[] out = new TokenizedText[inputs.length];
+        try {
+            for (int i = 0; i < inputs.length; i++) {
+                long[] ids = LIB.getTokenIds(encodings[i]);
+                out[i] = isHead[i] ? truncatedHead(ids) : truncated(ids);
+            }
+        } finally {
+            for (long e : encodings) {
+                LIB.deleteEncoding(e);
+            }
+        }
+        for (int i = 0; i < inputs.length; i++) {
+            if (out[i] == null) { // the head was not longer than the max length: the whole text
+                out[i] = truncated(ids(prefix + texts.get(i)));
+            }
+        }
+        return out;
+    }
+
+    /** The token ids of {@code input}, with special tokens: the only array fetched over JNI. */
+    private long[] ids(String input) {
+        long encoding = LIB.encode(handle, input, true);
+        try {
+            return LIB.getTokenIds(encoding);
+        } finally {
+            LIB.deleteEncoding(encoding);
+        }
+    }
+
+    /**
+     * The ids of a text's head, cut to the max length, when the head alone is longer than that
+     * (the whole text then starts with the same tokens and is at least as long); else null.
+     */
+    private TokenizedText truncatedHead(long[] head) {
+        return head.length > maxLength ? truncated(head) : null;
+    }
+
+    private TokenizedText truncated(long[] all) {
+        int keep = Math.min(all.length, maxLength);
+        int[] ids = ints(all, 0, keep);
         if (keep < all.length && keep > 0) {
             ids[keep - 1] = (int) all[all.length - 1]; // keep the closing special token ([SEP])
         }
@@ -172,9 +250,15 @@ public final class TextTokenizer implements AutoCloseable {
      * every window) split off, for chunking.
      */
     public TokenSequence encodeAll(String text) {
-        Encoding encoding = tokenizer.encode(prefix + text, true, false);
-        long[] ids = encoding.getIds();
-        long[] special = encoding.getSpecialTokenMask();
+        long encoding = LIB.encode(handle, prefix + text, true);
+        long[] ids;
+        long[] special;
+        try {
+            ids = LIB.getTokenIds(encoding);
+            special = LIB.getSpecialTokenMask(encoding);
+        } finally {
+            LIB.deleteEncoding(encoding);
+        }
         int from = 0;
         while (from < ids.length && special[from] != 0) {
             from++;

@@ -9,6 +9,11 @@ package io.github.flinkinfer.runtime;
  * @param suffix trailing special tokens (e.g. {@code [SEP]})
  */
 public record TokenSequence(int[] prefix, int[] content, int[] suffix) {
+    /** The whole text's token count, special tokens included (exact, unlike a truncated encode's). */
+    public int length() {
+        return prefix.length + content.length + suffix.length;
+    }
+
     public int specialCount() {
         return prefix.length + suffix.length;
     }

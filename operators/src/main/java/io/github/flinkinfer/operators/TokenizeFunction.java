@@ -72,7 +72,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
         }
         if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
             reject(doc, ctx, ErrorReason.TOO_LONG,
-                    tokens.originalTokenCount() + " tokens > max " + tokenizer.maxLength());
+                    "at least " + tokens.originalTokenCount() + " tokens > max " + tokenizer.maxLength());
             return;
         }
         TokenizedDocument t = new TokenizedDocument(

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.io;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.ChunkRef;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -13,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
@@ -32,10 +34,33 @@ import org.apache.parquet.schema.MessageType;
  * largest part of the job's write time in the benchmark's JFR profile). The file is what the
  * Avro writer wrote before: the Parquet schema is {@link #SCHEMA} converted by parquet-avro, and
  * the Avro schema is in the footer ({@code parquet.avro.schema}), so Avro readers see the same
- * records. Dictionary encoding is off (embedding floats almost never repeat).
+ * records.
+ *
+ * <p>Encodings, measured on the sample ({@code ParquetWriteRounds}, docs/benchmarks/host-path.md):
+ * the embedding floats {@code BYTE_STREAM_SPLIT} (their exponent bytes, side by side, compress),
+ * pages ZSTD-compressed, dictionary encoding only for the columns that repeat ({@code model},
+ * {@code model_version}, {@code embed_settings}); floats are stored as written, bit for bit.
  */
 public final class EmbeddingParquetWriter implements BulkWriter.Factory<InferenceResult> {
     private static final long serialVersionUID = 1L;
+
+    /** The columns whose values repeat across rows: dictionary-encoded. */
+    static final List<String> DICTIONARY_COLUMNS = List.of("model", "model_version", "embed_settings");
+
+    private final CompressionCodecName codec;
+    private final boolean byteStreamSplit;
+    private final boolean dictionary;
+
+    public EmbeddingParquetWriter() {
+        this(CompressionCodecName.ZSTD, true, true);
+    }
+
+    /** With other encodings, for {@code ParquetWriteRounds} to compare. */
+    EmbeddingParquetWriter(CompressionCodecName codec, boolean byteStreamSplit, boolean dictionary) {
+        this.codec = codec;
+        this.byteStreamSplit = byteStreamSplit;
+        this.dictionary = dictionary;
+    }
 
     public static final Schema SCHEMA =
             SchemaBuilder.record("Embedding")
@@ -61,13 +86,22 @@ public final class EmbeddingParquetWriter implements BulkWriter.Factory<Inferenc
 
     @Override
     public BulkWriter<InferenceResult> create(FSDataOutputStream out) throws IOException {
-        return new ParquetWriterFactory<InferenceResult>(file -> new Builder(file).build()).create(out);
+        CompressionCodecName c = codec;
+        boolean split = byteStreamSplit;
+        boolean dict = dictionary;
+        return new ParquetWriterFactory<InferenceResult>(file -> new Builder(file, c, split, dict).build())
+                .create(out);
     }
 
     private static final class Builder extends ParquetWriter.Builder<InferenceResult, Builder> {
-        Builder(OutputFile file) {
+        Builder(OutputFile file, CompressionCodecName codec, boolean byteStreamSplit, boolean dictionary) {
             super(file);
             withDictionaryEncoding(false);
+            for (String column : DICTIONARY_COLUMNS) {
+                withDictionaryEncoding(column, dictionary);
+            }
+            withByteStreamSplitEncoding(byteStreamSplit);
+            withCompressionCodec(codec);
         }
 
         @Override

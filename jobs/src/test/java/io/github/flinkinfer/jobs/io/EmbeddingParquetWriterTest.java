@@ -76,6 +76,59 @@ class EmbeddingParquetWriterTest {
         assertThat(b.get("embed_settings").toString()).isEqualTo("max_length=128;chunk=64/8");
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void floatsComeBackBitForBitFromByteStreamSplitZstdPages() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        List<InferenceResult> written = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            float[] v = new float[384];
+            for (int h = 0; h < v.length; h++) {
+                v[h] = (float) random.nextGaussian() / 20;
+            }
+            InferenceResult r = result("d" + i, v);
+            r.chunk = ChunkRef.document(r.id, "sha-" + i, "max_length=128;overlong=TRUNCATE");
+            written.add(r);
+        }
+        written.get(0).vector = new float[] {-0f, Float.MIN_VALUE, Float.NaN, Float.MAX_VALUE, 1e-40f};
+        Path file = tmp.resolve("floats.parquet");
+        try (LocalDataOutputStream out = new LocalDataOutputStream(file.toFile())) {
+            BulkWriter<InferenceResult> w = new EmbeddingParquetWriter().create(out);
+            for (InferenceResult r : written) {
+                w.addElement(r);
+            }
+            w.finish();
+        }
+        try (ParquetReader<GenericRecord> r =
+                AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file)).build()) {
+            for (InferenceResult expected : written) {
+                List<Float> back = (List<Float>) r.read().get("embedding");
+                int[] bits = back.stream().mapToInt(Float::floatToRawIntBits).toArray();
+                int[] expectedBits = new int[expected.vector.length];
+                for (int h = 0; h < expectedBits.length; h++) {
+                    expectedBits[h] = Float.floatToRawIntBits(expected.vector[h]);
+                }
+                assertThat(bits).isEqualTo(expectedBits);
+            }
+            assertThat(r.read()).isNull();
+        }
+        try (org.apache.parquet.hadoop.ParquetFileReader footer =
+                org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+            for (var column : footer.getFooter().getBlocks().get(0).getColumns()) {
+                String path = column.getPath().toDotString();
+                assertThat(column.getCodec()).as(path)
+                        .isEqualTo(org.apache.parquet.hadoop.metadata.CompressionCodecName.ZSTD);
+                if (path.equals("embedding.array")) {
+                    assertThat(column.getEncodings()).as(path)
+                            .contains(org.apache.parquet.column.Encoding.BYTE_STREAM_SPLIT);
+                }
+                if (EmbeddingParquetWriter.DICTIONARY_COLUMNS.contains(path)) {
+                    assertThat(column.hasDictionaryPage()).as(path).isTrue();
+                }
+            }
+        }
+    }
+
     private static InferenceResult result(String id, float[] v) {
         InferenceResult r = new InferenceResult();
         r.id = id;
