@@ -9,7 +9,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=datasets/lib.sh
 source "$HERE/lib.sh"
 RECORDS="${1:?usage: build-scale-corpus.sh RECORDS}"
-OUT="${OUT:-$HERE/build/scale-$RECORDS.jsonl}"
+CORPUS="$HERE/build/scale-$RECORDS.jsonl"
 [ -f "$HERE/build/gcide.jsonl" ] || "$HERE/build-gcide.sh" >&2
 WORK="$HERE/build/wordnet"
 mkdir -p "$WORK"
@@ -17,7 +17,7 @@ WN_DIR="$WORK/extracted/usr/share/wordnet"
 if [ ! -f "$WN_DIR/data.noun" ]; then
   (cd "$WORK" && fetch_deb wordnet-base && extract_deb)
 fi
-COUNT="$(python3 "$HERE/scale_corpus.py" "$OUT" --records "$RECORDS" \
+COUNT="$(python3 "$HERE/scale_corpus.py" "$CORPUS" --records "$RECORDS" \
   --gcide "$HERE/build/gcide.jsonl" --wordnet "$WN_DIR")"
 echo "records: $COUNT"
-echo "output:  $OUT ($(du -h "$OUT" | cut -f1))"
+echo "output:  $CORPUS ($(du -h "$CORPUS" | cut -f1))"
