@@ -9,7 +9,7 @@ import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
-/** Embedding runs: vectors to {@code embeddings/} in the chosen formats, and to Kafka when asked. */
+/** Embedding runs: vectors to {@code embeddings/} in the chosen formats (index formats too), and to Kafka when asked. */
 public final class EmbeddingTask implements InferenceTask {
     @Override
     public String name() {
@@ -26,6 +26,7 @@ public final class EmbeddingTask implements InferenceTask {
             io.github.flinkinfer.jobs.ledger.Accounting accounting) {
         accounting.tally(rows, "written", (l, r) -> l.addWritten());
         FileOutputs.writeResults(rows, out);
+        io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(rows, out);
         KafkaOutputs.writeResults(rows, out);
     }
 }

@@ -131,14 +131,14 @@ public final class InferenceRun {
         if (abandoned > 0) {
             System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
         }
-        RunSummary summary = RunSummary.read(out);
+        RunSummary summary = io.github.flinkinfer.jobs.report.RunReports.read(out);
         if (env instanceof EmbeddedEnvironment embedded && embedded.clusterStart() != null) {
             EmbeddedEnvironment.ClusterStart c = embedded.clusterStart();
             summary.clusterStart = new RunSummary.ClusterStart(c.seconds(),
                     (c.readyAtMillis() - (long) info.get("submittedAtMillis")) / 1000.0, c.taken());
         }
         task.summarize(summary, result, o);
-        summary.write(out);
+        io.github.flinkinfer.jobs.report.RunReports.write(summary, out);
         summary.afterJob = afterJob.stop();
         judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);
         if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {

@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.operators.ledger.Reconciliation;
 import io.github.flinkinfer.operators.ledger.RunLedger;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.report.Timeline;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
-import io.github.flinkinfer.jobs.workload.WorkloadVerdicts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -172,9 +170,6 @@ public final class RunSummary {
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
         r.series(ledger, submitted);
         r.workload = WorkloadContract.fromRunInfo(r.runInfo);
-        if (r.workload != null) {
-            r.workloadVerdicts = WorkloadVerdicts.judge(r.workload, r, submitted);
-        }
         return r;
     }
 
@@ -268,12 +263,6 @@ public final class RunSummary {
         return start <= 0 || end <= start ? 0 : (end - start) / 1000.0;
     }
 
-    /** Writes {@code report-<run-id>.json} and the self-contained {@code report-<run-id>.html}. */
-    public void write(RunOutput output) throws IOException {
-        output.write(output.report("json"),
-                new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(this));
-        output.write(output.report("html"), io.github.flinkinfer.jobs.report.ReportHtml.render(this));
-    }
 
     /**
      * Time to the first batch and where it went: the embedded cluster's start, and for the slowest
@@ -337,7 +326,7 @@ public final class RunSummary {
                     cost.ratioToReference > 0 ? String.format(" (%.3f× the reference API)", cost.ratioToReference) : "");
         }
         if (workloadVerdicts != null) {
-            WorkloadVerdicts.print(workloadVerdicts, workload, out);
+            WorkloadVerdict.print(workloadVerdicts, workload, out);
         }
     }
 }

@@ -46,7 +46,7 @@ class ReportBrowserTest {
         info.put("versions", Map.of("flink-batch-inference", RunInfo.version()));
         output.write(output.runInfo(), RunInfo.toJson(info));
         RunSummary report = RunSummary.read(output);
-        report.write(output);
+        io.github.flinkinfer.jobs.report.RunReports.write(report, output);
         Path html = out.resolve("report-c.html");
         String page = Files.readString(html);
         assertThat(page).as("self-contained: nothing fetched from anywhere")

@@ -127,7 +127,7 @@ class RunSummaryCostTest {
     void theJsonReportKeepsItsFieldsAndAddsTheTimeline() throws Exception {
         ledger(out, List.of(batch(0, 0, 10, 0, 500, 300), batch(1, 1, 10, 0, 500, 0)), List.of(), 3.0);
         RunOutput output = RunOutput.of(out.toString(), "c");
-        RunSummary.read(output).write(output);
+        io.github.flinkinfer.jobs.report.RunReports.write(RunSummary.read(output), output);
         com.fasterxml.jackson.databind.JsonNode json = new ObjectMapper().readTree(out.resolve("report-c.json").toFile());
         assertThat(json.fieldNames()).toIterable().contains("runId", "model", "succeeded", "failed",
                 "errorsByReason", "batches", "realTokens", "paddedTokens", "paddingEfficiency", "wallSeconds",

@@ -15,7 +15,7 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
  * Writes a run's outputs with {@link FileSink} (exactly-once: files are committed at the end of a
  * BATCH job or on checkpoints in STREAMING mode; in-progress files are hidden):
  * {@code embeddings/} (Parquet and/or JSONL), {@code metrics/} and {@code errors/} (JSONL), all
- * named {@code part-<run-id>-...}. {@link #write} is the one way every task and index format
+ * named {@code part-<run-id>-...}; the index formats are {@code IndexOutputs}', which uses this. {@link #write} is the one way every task and index format
  * adds a part-file output.
  *
  * <pre>{@code
@@ -36,7 +36,6 @@ public final class FileOutputs {
         if (out.formats().contains(OutputFormat.JSONL)) {
             write(results, out, EMBEDDINGS_DIR, OutputFormat.JSONL, new JsonLinesEncoder<>());
         }
-        io.github.flinkinfer.jobs.index.IndexOutputs.writeResults(results, out);
     }
 
     public static void writeMetrics(DataStream<BatchMetrics> metrics, OutputConfig out) {

@@ -41,8 +41,8 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         io.github.flinkinfer.jobs.FlinkDefaults.initializeFileSystems(); // as a run does
         RunOutput out = RunOutput.of(output, runId);
-        RunSummary report = RunSummary.read(out); // refuses a run whose job wrote no ledger
-        report.write(out);
+        RunSummary report = RunReports.read(out); // refuses a run whose job wrote no ledger
+        RunReports.write(report, out);
         report.print(System.out);
         System.out.println("  report: " + out.report("html"));
         JsonNode settings = report.runInfo == null ? null : report.runInfo.path("settings");

@@ -14,4 +14,17 @@ public record WorkloadVerdict(String clause, Status status, Double actual, Doubl
     public boolean missed() {
         return status == Status.MISSED;
     }
+
+    /** The verdict block that ends the console summary. */
+    public static void print(java.util.List<WorkloadVerdict> verdicts, WorkloadContract c, java.io.PrintStream out) {
+        out.printf("  workload contract  %s%s%n", c.name() != null ? c.name() + " (" + c.card() + ")" : c.card(),
+                (c.plannedModel() != null ? ", planned " + c.plannedModel()
+                        : ", plan met no variant (best effort " + c.forecastModel() + ")")
+                        + (c.plannedModel() != null && c.forecastModel() != null
+                        && !c.forecastModel().equalsIgnoreCase(c.plannedModel())
+                        ? "; forecasts of " + c.forecastModel() + " (the run's model)" : ""));
+        for (WorkloadVerdict v : verdicts) {
+            out.printf("    %-24s %-7s %s%n", v.clause(), v.status(), v.detail());
+        }
+    }
 }

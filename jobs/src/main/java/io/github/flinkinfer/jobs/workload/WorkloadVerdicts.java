@@ -165,19 +165,6 @@ public final class WorkloadVerdicts {
         }
     }
 
-    /** The verdict block that ends the console summary. */
-    public static void print(List<WorkloadVerdict> verdicts, WorkloadContract c, PrintStream out) {
-        out.printf("  workload contract  %s%s%n", c.name() != null ? c.name() + " (" + c.card() + ")" : c.card(),
-                (c.plannedModel() != null ? ", planned " + c.plannedModel()
-                        : ", plan met no variant (best effort " + c.forecastModel() + ")")
-                        + (c.plannedModel() != null && c.forecastModel() != null
-                        && !c.forecastModel().equalsIgnoreCase(c.plannedModel())
-                        ? "; forecasts of " + c.forecastModel() + " (the run's model)" : ""));
-        for (WorkloadVerdict v : verdicts) {
-            out.printf("    %-24s %-7s %s%n", v.clause(), v.status(), v.detail());
-        }
-    }
-
     private static Double firstFloor(WorkloadContract c) {
         return c.labelAgreement() != null ? c.labelAgreement() : c.minCosine() != null ? c.minCosine() : c.meanCosine();
     }
