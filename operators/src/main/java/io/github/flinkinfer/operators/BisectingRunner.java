@@ -9,8 +9,10 @@ import java.util.List;
 /**
  * Runs a batch so that one bad input cannot sink its batch-mates: when a run fails, the batch
  * is split in halves and each half retried, down to single items. Allocation failures (OOM) are
- * split the same way, since smaller batches need less memory. Only items that fail alone are
- * reported as failed.
+ * split the same way, since smaller batches need less memory. An output holding NaN or an
+ * infinity is never a result: its item is run again alone, and fails ({@code non_finite_output})
+ * if that output is not finite either, while its batch-mates succeed. Only items that fail alone
+ * are reported as failed.
  */
 public final class BisectingRunner {
     /**
@@ -18,7 +20,8 @@ public final class BisectingRunner {
      * failure of the model on the item alone.
      */
     public static final java.util.List<String> REASONS = java.util.List.of(
-            ErrorReason.OUT_OF_MEMORY.code(), ErrorReason.INFERENCE_FAILED.code());
+            ErrorReason.OUT_OF_MEMORY.code(), ErrorReason.INFERENCE_FAILED.code(),
+            ErrorReason.NON_FINITE_OUTPUT.code());
 
     private final ModelRuntime runtime;
 
@@ -58,24 +61,51 @@ public final class BisectingRunner {
             outcome.tensorNanos += inference.tensorNanos();
             outcome.runNanos += inference.runNanos();
             outcome.postNanos += inference.postNanos();
-            outcome.succeeded.addAll(items);
-            for (float[] v : inference.vectors()) {
-                outcome.vectors.add(v);
+            float[][] vectors = inference.vectors();
+            for (int i = 0; i < items.size(); i++) {
+                TokenizedDocument d = items.get(i);
+                int bad = firstNonFinite(vectors[i]);
+                if (bad < 0) {
+                    outcome.succeeded.add(d);
+                    outcome.vectors.add(vectors[i]);
+                } else if (items.size() > 1) {
+                    run(List.of(d), attempt + 1, outcome); // alone: its batch-mates may have caused it
+                } else {
+                    outcome.failed.add(failure(d, ErrorReason.NON_FINITE_OUTPUT, d.tokenIds.length
+                            + " tokens: output[" + bad + "] = " + vectors[i][bad], attempt));
+                }
             }
         } catch (InferenceException e) {
             if (items.size() == 1) {
                 TokenizedDocument d = items.get(0);
-                ErrorRecord err =
-                        ErrorRecord.of(d.id, d.source,
-                                e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
-                                d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
-                outcome.failed.add(err);
+                outcome.failed.add(failure(d,
+                        e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
+                        d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt));
                 return;
             }
             int mid = items.size() / 2;
             run(items.subList(0, mid), attempt + 1, outcome);
             run(items.subList(mid, items.size()), attempt + 1, outcome);
         }
+    }
+
+    /** The item's error row; a token window's row names its window ({@link ErrorRecord#chunk}). */
+    private static ErrorRecord failure(TokenizedDocument d, ErrorReason reason, String message, int attempt) {
+        ErrorRecord err = ErrorRecord.of(d.id, d.source, reason, message, attempt);
+        if (d.chunk != null && d.chunk.isChunk()) {
+            err.chunk = d.chunk;
+        }
+        return err;
+    }
+
+    /** Index of the first NaN or infinite value, or -1 when every value is finite. */
+    static int firstNonFinite(float[] v) {
+        for (int i = 0; i < v.length; i++) {
+            if (!Float.isFinite(v[i])) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static String truncate(String s) {
