@@ -144,7 +144,7 @@ public final class InferencePipeline {
                                         .overlap(config.overlap())
                                         .build())
                         .uid("batch-and-infer");
-        errors.add(results.getSideOutput(Outputs.ERRORS));
+        errors.add(IndexSteps.documentErrors(results, config.chunking()));
         IndexSteps.pool(results, config.chunking(), extras);
         return results;
     }
