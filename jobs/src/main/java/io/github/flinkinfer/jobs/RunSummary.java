@@ -178,17 +178,11 @@ public final class RunSummary {
             phase("postprocessMs", m.postprocessMs);
             phase("writeMs", m.writeMs);
         }
-        double qualitySum = 0;
-        for (BatchMetrics m : metrics) {
-            long n = m.qualityChecked;
-            if (n > 0) {
-                quality.checked += n;
-                quality.metric = m.qualityMetric;
-                qualitySum += m.qualitySum;
-                quality.min = Math.min(quality.min, m.qualityMin);
-            }
-        }
-        quality.mean = quality.checked == 0 ? 0 : qualitySum / quality.checked;
+        io.github.flinkinfer.operators.QualityTotals q = io.github.flinkinfer.operators.QualityTotals.of(metrics);
+        quality.checked = q.checked();
+        quality.metric = q.metric();
+        quality.min = q.min();
+        quality.mean = q.mean();
         for (ErrorRecord e : errors) {
             failed++;
             errorsByReason.merge(e.stage + "/" + e.reason, 1L, Long::sum);

@@ -52,6 +52,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     /** Name of the operator list state holding buffered documents (savepoints depend on it). */
     static final String BUFFERED_STATE = "buffered-documents";
 
+    /** Name of the operator list state holding the quality sample (savepoints depend on it). */
+    static final String QUALITY_STATE = "quality-sample";
+
     /** Batches handed to the inference thread and not yet emitted, at most. */
     static final int IN_FLIGHT = 2;
 
@@ -73,7 +76,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient BatchRecorder recorder;
     private transient QualitySampler quality;
     private transient ListState<TokenizedDocument> bufferedState;
+    private transient ListState<QualitySample> qualityState;
     private transient List<TokenizedDocument> restored;
+    private transient List<QualitySample> restoredQuality;
     private transient StreamRecord<InferenceResult> reuse;
     private transient int subtask;
     /** Read by the model-load gauge, registered before the load. */
@@ -100,10 +105,16 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         super.initializeState(context);
         bufferedState = context.getOperatorStateStore().getListState(
                 new ListStateDescriptor<>(BUFFERED_STATE, TypeInformation.of(TokenizedDocument.class)));
+        qualityState = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>(QUALITY_STATE, TypeInformation.of(QualitySample.class)));
         restored = new ArrayList<>();
+        restoredQuality = new ArrayList<>();
         if (context.isRestored()) {
             for (TokenizedDocument d : bufferedState.get()) {
                 restored.add(d);
+            }
+            for (QualitySample s : qualityState.get()) {
+                restoredQuality.add(s);
             }
         }
     }
@@ -126,7 +137,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         runtime = factory.open(requested);
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
         BisectingRunner runner = new BisectingRunner(runtime);
-        quality = QualitySampler.open(qualityGate, requested, subtask, task.getNumberOfParallelSubtasks());
+        quality = QualitySampler.open(qualityGate, requested, subtask, task.getNumberOfParallelSubtasks(),
+                restoredQuality);
+        restoredQuality = null;
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
         boolean overlapped = overlap == Overlap.ON
@@ -174,6 +187,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         bufferedState.update(batcher.bufferedItems());
+        qualityState.update(qualityGate == null ? List.of() : List.of(quality.sample()));
     }
 
     private void submitAll(List<Batch<TokenizedDocument>> batches) {
