@@ -3,6 +3,8 @@ package io.github.flinkinfer.operators;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.operators.chunk.ChunkRef;
+import io.github.flinkinfer.operators.chunk.WindowOutcome;
 import io.github.flinkinfer.operators.metrics.CostModel;
 import io.github.flinkinfer.operators.metrics.InferenceMetrics;
 import io.github.flinkinfer.runtime.Device;
@@ -25,7 +27,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * Batches tokenized documents per subtask with a {@link LengthBucketBatcher} and runs each batch
  * through the model, emitting one {@link InferenceResult} per input, one {@link BatchMetrics} per
  * batch ({@link Outputs#BATCH_METRICS}) and an {@link ErrorRecord} per failed input ({@link
- * Outputs#ERRORS}). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
+ * Outputs#ERRORS}; a failed token window of a chunked document goes to {@link
+ * Outputs#WINDOW_FAILURES} instead, to be counted with its document). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
  * resumes with nothing lost; end of input flushes everything. This class only wires the roles to
  * Flink (state, timers, outputs): a {@link BatchExecutor} runs batches, a {@link BatchRecorder}
  * records them, a {@link QualitySampler} re-checks a sample.
@@ -204,8 +207,14 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         for (int i = 0; i < outcome.succeeded.size(); i++) {
             output.collect(reuse.replace(result(outcome.succeeded.get(i), outcome.vectors.get(i), card)));
         }
-        for (ErrorRecord e : outcome.failed) {
-            output.collect(Outputs.ERRORS, new StreamRecord<>(e));
+        for (int i = 0; i < outcome.failed.size(); i++) {
+            ErrorRecord e = outcome.failed.get(i);
+            ChunkRef window = outcome.failedInputs.get(i).chunk;
+            if (window != null && window.isChunk()) { // its document is counted once, downstream
+                output.collect(Outputs.WINDOW_FAILURES, new StreamRecord<>(WindowOutcome.failed(e, window)));
+            } else {
+                output.collect(Outputs.ERRORS, new StreamRecord<>(e));
+            }
             recorder.onError(e);
         }
         long end = System.nanoTime();

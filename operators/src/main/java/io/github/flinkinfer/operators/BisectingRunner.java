@@ -34,6 +34,8 @@ public final class BisectingRunner {
         public final List<TokenizedDocument> succeeded = new ArrayList<>();
         public final List<float[]> vectors = new ArrayList<>();
         public final List<ErrorRecord> failed = new ArrayList<>();
+        /** The input of each {@link #failed} record, in the same order. */
+        public final List<TokenizedDocument> failedInputs = new ArrayList<>();
         int runs;
         long tensorNanos;
         long runNanos;
@@ -71,16 +73,15 @@ public final class BisectingRunner {
                 } else if (items.size() > 1) {
                     run(List.of(d), attempt + 1, outcome); // alone: its batch-mates may have caused it
                 } else {
-                    outcome.failed.add(failure(d, ErrorReason.NON_FINITE_OUTPUT, d.tokenIds.length
-                            + " tokens: output[" + bad + "] = " + vectors[i][bad], attempt));
+                    fail(outcome, d, ErrorReason.NON_FINITE_OUTPUT, d.tokenIds.length
+                            + " tokens: output[" + bad + "] = " + vectors[i][bad], attempt);
                 }
             }
         } catch (InferenceException e) {
             if (items.size() == 1) {
                 TokenizedDocument d = items.get(0);
-                outcome.failed.add(failure(d,
-                        e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
-                        d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt));
+                fail(outcome, d, e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
+                        d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
                 return;
             }
             int mid = items.size() / 2;
@@ -89,13 +90,9 @@ public final class BisectingRunner {
         }
     }
 
-    /** The item's error row; a token window's row names its window ({@link ErrorRecord#chunk}). */
-    private static ErrorRecord failure(TokenizedDocument d, ErrorReason reason, String message, int attempt) {
-        ErrorRecord err = ErrorRecord.of(d.id, d.source, reason, message, attempt);
-        if (d.chunk != null && d.chunk.isChunk()) {
-            err.chunk = d.chunk;
-        }
-        return err;
+    private static void fail(Outcome outcome, TokenizedDocument d, ErrorReason reason, String message, int attempt) {
+        outcome.failed.add(ErrorRecord.of(d.id, d.source, reason, message, attempt));
+        outcome.failedInputs.add(d);
     }
 
     /** Index of the first NaN or infinite value, or -1 when every value is finite. */

@@ -28,13 +28,6 @@ public class ErrorRecord {
     /** Length of the input in characters (or bytes when it could not be decoded); -1 unknown. */
     public long inputLength = -1;
     public String inputSha256;
-    /**
-     * The document and token window of a chunked input (null otherwise). A failed window's row is
-     * folded into its document's one {@code window_failed} row, which carries the document's ref
-     * (its {@code chunkCount} windows); see docs/errors.md.
-     */
-    public io.github.flinkinfer.operators.chunk.ChunkRef chunk;
-
     public ErrorRecord() {}
 
     public static ErrorRecord of(

@@ -92,9 +92,9 @@ public final class IndexSteps {
     }
 
     /**
-     * The inference errors of {@code results}; with chunking, a document with failed windows is one
-     * {@code window_failed} row instead of its windows' rows ({@link DocumentErrorsFunction}), so
-     * the errors output counts each input document once.
+     * The inference errors of {@code results}; with chunking, plus one {@code window_failed} row per
+     * document with failed windows ({@link Outputs#WINDOW_FAILURES}, folded by {@link
+     * DocumentErrorsFunction}), so the errors output counts each input document once.
      */
     public static DataStream<ErrorRecord> documentErrors(
             SingleOutputStreamOperator<InferenceResult> results, Chunking chunking) {
@@ -106,15 +106,14 @@ public final class IndexSteps {
         DataStream<WindowOutcome> windows = results
                 .filter(r -> r.chunk != null && r.chunk.isChunk()).name("window-successes")
                 .map(WindowOutcome::succeeded).returns(type).name("window-outcomes")
-                .union(errors.filter(e -> e.chunk != null).name("window-failures")
-                        .map(WindowOutcome::failed).returns(type).name("window-failure-outcomes"));
+                .union(results.getSideOutput(Outputs.WINDOW_FAILURES));
         DataStream<ErrorRecord> documents = windows
                 .keyBy(WindowOutcome::docId, Types.STRING)
                 .process(new DocumentErrorsFunction())
                 .returns(TypeInformation.of(ErrorRecord.class))
                 .name("document-errors")
                 .uid("document-errors");
-        return errors.filter(e -> e.chunk == null).name("document-level-errors").union(documents);
+        return errors.union(documents);
     }
 
     /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */

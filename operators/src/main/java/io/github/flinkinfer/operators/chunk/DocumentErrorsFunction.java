@@ -14,8 +14,8 @@ import org.apache.flink.util.Collector;
  * Keyed by document id after inference in a chunked run: counts a document's windows as they
  * succeed or fail and, once all have come out and any failed, emits one document-level {@code
  * infer/window_failed} error row (id = the document id, its position, how many windows failed
- * and why). The failed windows' own error rows are folded into it, so the errors output holds the
- * document once; a document whose windows all succeeded emits nothing here. Its state is one
+ * and why). The failed windows ({@link io.github.flinkinfer.operators.Outputs#WINDOW_FAILURES})
+ * are folded into it, so the errors output holds the document once; a document whose windows all succeeded emits nothing here. Its state is one
  * small record per document still in flight.
  */
 public class DocumentErrorsFunction extends KeyedProcessFunction<String, WindowOutcome, ErrorRecord> {
@@ -29,8 +29,9 @@ public class DocumentErrorsFunction extends KeyedProcessFunction<String, WindowO
         public int failed;
         /** The failed windows' reason codes, sorted and comma-separated. */
         public String reasons;
-        /** The failed window with the smallest index. */
+        /** The failed window with the smallest index, and that index. */
         public ErrorRecord first;
+        public int firstIndex;
 
         public Tally() {}
     }
@@ -56,8 +57,9 @@ public class DocumentErrorsFunction extends KeyedProcessFunction<String, WindowO
             }
             reasons.add(window.error.reason);
             t.reasons = String.join(",", reasons);
-            if (t.first == null || window.chunk.chunkIndex < t.first.chunk.chunkIndex) {
+            if (t.first == null || window.chunk.chunkIndex < t.firstIndex) {
                 t.first = window.error;
+                t.firstIndex = window.chunk.chunkIndex;
             }
         }
         if (t.seen < window.chunk.chunkCount) {
@@ -75,11 +77,9 @@ public class DocumentErrorsFunction extends KeyedProcessFunction<String, WindowO
         ErrorRecord first = t.first;
         ErrorRecord e = ErrorReason.WINDOW_FAILED.record(c.docId, anyWindow.source,
                 t.failed + " of " + c.chunkCount + " windows failed (" + t.reasons + "); first: window "
-                        + first.chunk.chunkIndex + ", " + first.stage + "/" + first.reason + ": " + first.message,
+                        + t.firstIndex + ", " + first.stage + "/" + first.reason + ": " + first.message,
                 first.attempt);
         e.inputSha256 = c.contentSha256; // sha256 of the document's UTF-8 text, as for other rows
-        e.chunk = ChunkRef.document(c.docId, c.contentSha256, c.settings);
-        e.chunk.chunkCount = c.chunkCount;
         return e;
     }
 }

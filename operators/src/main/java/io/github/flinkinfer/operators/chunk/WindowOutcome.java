@@ -25,11 +25,11 @@ public class WindowOutcome {
         return o;
     }
 
-    public static WindowOutcome failed(ErrorRecord window) {
+    public static WindowOutcome failed(ErrorRecord error, ChunkRef window) {
         WindowOutcome o = new WindowOutcome();
-        o.chunk = window.chunk;
-        o.source = window.source;
-        o.error = window;
+        o.chunk = window;
+        o.source = error.source;
+        o.error = error;
         return o;
     }
 

@@ -40,9 +40,6 @@ class DocumentErrorsFunctionTest {
             assertThat(d.message).startsWith("2 of 3 windows failed (inference_failed,non_finite_output); first: window 1,"
                     + " infer/inference_failed");
             assertThat(d.inputSha256).isEqualTo("sha-d");
-            assertThat(d.chunk.docId).isEqualTo("d");
-            assertThat(d.chunk.chunkIndex).isEqualTo(-1);
-            assertThat(d.chunk.chunkCount).isEqualTo(3);
             assertThat(out.get(1).message).startsWith("2 of 2 windows failed (out_of_memory); first: window 0");
             assertThat(h.numKeyedStateEntries()).isZero();
         }
@@ -57,8 +54,7 @@ class DocumentErrorsFunctionTest {
 
     static WindowOutcome failed(String doc, int index, int count, ErrorReason reason) {
         ErrorRecord e = reason.record(ChunkRef.chunkId(doc, index), "corpus.jsonl:7", "boom", 2);
-        e.chunk = window(doc, index, count);
-        return WindowOutcome.failed(e);
+        return WindowOutcome.failed(e, window(doc, index, count));
     }
 
     static ChunkRef window(String doc, int index, int count) {
