@@ -28,7 +28,7 @@ final class GroupedHelp {
         GROUPS.put("Outputs", List.of("--output", "--output-format", "--run-id", "--overwrite",
                 "--chunk-size", "--chunk-overlap", "--doc-pooling", "--index-name", "--vector-field",
                 "--previous-output", "--previous-run-id", "--chunk-verdict"));
-        GROUPS.put("Quality", List.of("--quality-sample", "--quality-reference", "--quality-floor",
+        GROUPS.put("Quality", List.of("--quality-sample", "--quality-seed", "--quality-reference", "--quality-floor",
                 "--quality-mean-floor"));
         GROUPS.put("Workload", List.of("--workload", "--plan", "--fail-on-missed-contract"));
         GROUPS.put("Errors", List.of("--max-errors", "--max-error-rate"));

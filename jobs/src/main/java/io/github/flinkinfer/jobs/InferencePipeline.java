@@ -133,9 +133,13 @@ public final class InferencePipeline {
                                         .overlap(config.overlap())
                                         .build())
                         .uid("batch-and-infer");
-        errors.add(results.getSideOutput(Outputs.ERRORS));
+        errors.add(IndexSteps.documentErrors(results, config.chunking()));
         accounting.tally(results.getSideOutput(Outputs.BATCH_METRICS), "batches", RunLedger::addBatch,
                 m -> m.items);
+        if (config.chunking().enabled()) { // failed windows are folded into one row per document
+            accounting.tally(results.getSideOutput(Outputs.WINDOW_FAILURES), "window-failures",
+                    (l, w) -> l.addFailedWindow());
+        }
         IndexSteps.pool(results, config.chunking(), extras, accounting);
         return results;
     }

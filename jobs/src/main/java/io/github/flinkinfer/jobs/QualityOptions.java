@@ -13,9 +13,14 @@ public class QualityOptions {
     static final String INT8_SUFFIX = "-q";
 
     @Option(names = "--quality-sample", defaultValue = "0",
-            description = "Re-run this many outputs (split over the inference subtasks) alone through"
-                    + " --quality-reference and report the drift (0 = off).")
+            description = "Re-run this many outputs (a uniform sample of the run, split over the inference"
+                    + " subtasks) alone through --quality-reference and report the drift (0 = off).")
     public int sample;
+
+    @Option(names = "--quality-seed", defaultValue = "" + QualityGate.DEFAULT_SEED,
+            description = "Seed of the quality sample: the same seed and corpus check the same items"
+                    + " (recorded as qualitySeed in metrics). Default: ${DEFAULT-VALUE}.")
+    public long seed;
 
     @Option(names = "--quality-reference",
             description = "Reference model (built-in name or card path) for the quality gate."
@@ -72,6 +77,6 @@ public class QualityOptions {
         if (sample <= 0) {
             return null;
         }
-        return new QualityGate(ModelRuntimeFactory.onnx(ModelCard.resolve(referenceFor(model)), runtime), sample);
+        return new QualityGate(ModelRuntimeFactory.onnx(ModelCard.resolve(referenceFor(model)), runtime), sample, seed);
     }
 }

@@ -189,7 +189,7 @@ public final class RunSummary {
         phaseTotalsMs.putAll(l.phaseMs);
         quality.checked = l.quality.checked;
         quality.metric = l.quality.metric;
-        quality.min = l.quality.min;
+        quality.min = l.qualityMin();
         quality.mean = l.quality.checked == 0 ? 0 : l.quality.sum / l.quality.checked;
         paddingEfficiency = paddedTokens == 0 ? 1 : (double) realTokens / paddedTokens;
         for (int p : new int[] {50, 90, 95, 99}) {

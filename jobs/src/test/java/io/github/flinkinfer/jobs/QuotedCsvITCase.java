@@ -35,7 +35,7 @@ class QuotedCsvITCase extends ClusterTestBase {
                 .containsExactlyInAnyOrderElementsOf(QuotedCsv.GOOD.keySet());
         List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
         Map<Integer, String> byLine = errors.stream().collect(Collectors.toMap(
-                e -> Integer.parseInt(e.get("source").asText().replace("quoted.csv:", "")),
+                e -> Integer.parseInt(e.get("source").asText().replaceAll(".*quoted\\.csv:", "")),
                 e -> e.get("reason").asText()));
         assertThat(byLine).isEqualTo(QuotedCsv.ERRORS);
         assertThat(errors).allSatisfy(e -> assertThat(e.get("stage").asText()).isEqualTo("parse"));

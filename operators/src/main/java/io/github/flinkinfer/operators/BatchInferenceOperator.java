@@ -3,6 +3,8 @@ package io.github.flinkinfer.operators;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.operators.chunk.ChunkRef;
+import io.github.flinkinfer.operators.chunk.WindowOutcome;
 import io.github.flinkinfer.operators.metrics.CostModel;
 import io.github.flinkinfer.operators.metrics.InferenceMetrics;
 import io.github.flinkinfer.runtime.Device;
@@ -25,7 +27,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * Batches tokenized documents per subtask with a {@link LengthBucketBatcher} and runs each batch
  * through the model, emitting one {@link InferenceResult} per input, one {@link BatchMetrics} per
  * batch ({@link Outputs#BATCH_METRICS}) and an {@link ErrorRecord} per failed input ({@link
- * Outputs#ERRORS}). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
+ * Outputs#ERRORS}; a failed token window of a chunked document goes to {@link
+ * Outputs#WINDOW_FAILURES} instead, to be counted with its document). Buffered items are kept in operator state, so a checkpointed (STREAMING) job
  * resumes with nothing lost; end of input flushes everything. This class only wires the roles to
  * Flink (state, timers, outputs): a {@link BatchExecutor} runs batches, a {@link BatchRecorder}
  * records them, a {@link QualitySampler} re-checks a sample.
@@ -52,6 +55,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     /** Name of the operator list state holding buffered documents (savepoints depend on it). */
     static final String BUFFERED_STATE = "buffered-documents";
 
+    /** Name of the operator list state holding the quality sample (savepoints depend on it). */
+    static final String QUALITY_STATE = "quality-sample";
+
     /** Batches handed to the inference thread and not yet emitted, at most. */
     static final int IN_FLIGHT = 2;
 
@@ -73,7 +79,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient BatchRecorder recorder;
     private transient QualitySampler quality;
     private transient ListState<TokenizedDocument> bufferedState;
+    private transient ListState<QualitySample> qualityState;
     private transient List<TokenizedDocument> restored;
+    private transient List<QualitySample> restoredQuality;
     private transient StreamRecord<InferenceResult> reuse;
     private transient int subtask;
     /** Read by the model-load gauge, registered before the load. */
@@ -100,10 +108,16 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         super.initializeState(context);
         bufferedState = context.getOperatorStateStore().getListState(
                 new ListStateDescriptor<>(BUFFERED_STATE, TypeInformation.of(TokenizedDocument.class)));
+        qualityState = context.getOperatorStateStore().getListState(
+                new ListStateDescriptor<>(QUALITY_STATE, TypeInformation.of(QualitySample.class)));
         restored = new ArrayList<>();
+        restoredQuality = new ArrayList<>();
         if (context.isRestored()) {
             for (TokenizedDocument d : bufferedState.get()) {
                 restored.add(d);
+            }
+            for (QualitySample s : qualityState.get()) {
+                restoredQuality.add(s);
             }
         }
     }
@@ -126,7 +140,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         runtime = factory.open(requested);
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
         BisectingRunner runner = new BisectingRunner(runtime);
-        quality = QualitySampler.open(qualityGate, requested, subtask, task.getNumberOfParallelSubtasks());
+        quality = QualitySampler.open(qualityGate, requested, subtask, task.getNumberOfParallelSubtasks(),
+                restoredQuality);
+        restoredQuality = null;
         batcher = new LengthBucketBatcher<>(batching, TokenizedDocument::tokenCount);
         reuse = new StreamRecord<>(null);
         boolean overlapped = overlap == Overlap.ON
@@ -174,6 +190,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         bufferedState.update(batcher.bufferedItems());
+        qualityState.update(qualityGate == null ? List.of() : List.of(quality.sample()));
     }
 
     private void submitAll(List<Batch<TokenizedDocument>> batches) {
@@ -190,8 +207,14 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         for (int i = 0; i < outcome.succeeded.size(); i++) {
             output.collect(reuse.replace(result(outcome.succeeded.get(i), outcome.vectors.get(i), card)));
         }
-        for (ErrorRecord e : outcome.failed) {
-            output.collect(Outputs.ERRORS, new StreamRecord<>(e));
+        for (int i = 0; i < outcome.failed.size(); i++) {
+            ErrorRecord e = outcome.failed.get(i);
+            ChunkRef window = outcome.failedInputs.get(i).chunk;
+            if (window != null && window.isChunk()) { // its document is counted once, downstream
+                output.collect(Outputs.WINDOW_FAILURES, new StreamRecord<>(WindowOutcome.failed(e, window)));
+            } else {
+                output.collect(Outputs.ERRORS, new StreamRecord<>(e));
+            }
             recorder.onError(e);
         }
         long end = System.nanoTime();

@@ -80,13 +80,27 @@ public class BatchMetrics {
     public double referencePricePer1MTokens;
     public String currency;
 
-    /** Quality gate: items of this batch re-run alone through the reference model (else 0). */
+    /**
+     * Quality gate (docs/measurement.md): how this batch changed the subtask's sample, a uniform
+     * reservoir over its items ({@link QualitySample}): items added minus items evicted, so a
+     * subtask's rows add up to its sample size (0 without a gate).
+     */
     public int qualityChecked;
-    /** {@code cosine} (embeddings) or {@code label_agreement} (classifiers). */
+    /** {@code cosine} (embeddings) or {@code label_agreement} (classifiers); null without a gate. */
     public String qualityMetric;
-    /** Sum and minimum of the per-item cosine / agreement over the checked items. */
+    /** This batch's change of the sum of the sample's per-item cosine / agreement. */
     public double qualitySum;
+    /**
+     * The minimum over the subtask's sample after this batch (not subtractable, so not a change):
+     * the subtask's row with the largest {@code qualitySeen} holds its final minimum.
+     */
     public double qualityMin;
+    /** Successful items of the subtask offered to the sample so far, this batch's included. */
+    public long qualitySeen;
+    /** Items of this batch re-run through the reference (admitted to the sample): the gate's cost. */
+    public int qualityReferenceRuns;
+    /** The seed of the sample's priorities (the same seed and corpus sample the same items). */
+    public long qualitySeed;
 
     public BatchMetrics() {}
 }

@@ -9,8 +9,10 @@ import java.util.List;
 /**
  * Runs a batch so that one bad input cannot sink its batch-mates: when a run fails, the batch
  * is split in halves and each half retried, down to single items. Allocation failures (OOM) are
- * split the same way, since smaller batches need less memory. Only items that fail alone are
- * reported as failed.
+ * split the same way, since smaller batches need less memory. An output holding NaN or an
+ * infinity is never a result: its item is run again alone, and fails ({@code non_finite_output})
+ * if that output is not finite either, while its batch-mates succeed. Only items that fail alone
+ * are reported as failed.
  */
 public final class BisectingRunner {
     /**
@@ -18,7 +20,8 @@ public final class BisectingRunner {
      * failure of the model on the item alone.
      */
     public static final java.util.List<String> REASONS = java.util.List.of(
-            ErrorReason.OUT_OF_MEMORY.code(), ErrorReason.INFERENCE_FAILED.code());
+            ErrorReason.OUT_OF_MEMORY.code(), ErrorReason.INFERENCE_FAILED.code(),
+            ErrorReason.NON_FINITE_OUTPUT.code());
 
     private final ModelRuntime runtime;
 
@@ -31,6 +34,8 @@ public final class BisectingRunner {
         public final List<TokenizedDocument> succeeded = new ArrayList<>();
         public final List<float[]> vectors = new ArrayList<>();
         public final List<ErrorRecord> failed = new ArrayList<>();
+        /** The input of each {@link #failed} record, in the same order. */
+        public final List<TokenizedDocument> failedInputs = new ArrayList<>();
         int runs;
         long tensorNanos;
         long runNanos;
@@ -58,24 +63,46 @@ public final class BisectingRunner {
             outcome.tensorNanos += inference.tensorNanos();
             outcome.runNanos += inference.runNanos();
             outcome.postNanos += inference.postNanos();
-            outcome.succeeded.addAll(items);
-            for (float[] v : inference.vectors()) {
-                outcome.vectors.add(v);
+            float[][] vectors = inference.vectors();
+            for (int i = 0; i < items.size(); i++) {
+                TokenizedDocument d = items.get(i);
+                int bad = firstNonFinite(vectors[i]);
+                if (bad < 0) {
+                    outcome.succeeded.add(d);
+                    outcome.vectors.add(vectors[i]);
+                } else if (items.size() > 1) {
+                    run(List.of(d), attempt + 1, outcome); // alone: its batch-mates may have caused it
+                } else {
+                    fail(outcome, d, ErrorReason.NON_FINITE_OUTPUT, d.tokenIds.length
+                            + " tokens: output[" + bad + "] = " + vectors[i][bad], attempt);
+                }
             }
         } catch (InferenceException e) {
             if (items.size() == 1) {
                 TokenizedDocument d = items.get(0);
-                ErrorRecord err =
-                        ErrorRecord.of(d.id, d.source,
-                                e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
-                                d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
-                outcome.failed.add(err);
+                fail(outcome, d, e.outOfMemory() ? ErrorReason.OUT_OF_MEMORY : ErrorReason.INFERENCE_FAILED,
+                        d.tokenIds.length + " tokens: " + truncate(e.getMessage()), attempt);
                 return;
             }
             int mid = items.size() / 2;
             run(items.subList(0, mid), attempt + 1, outcome);
             run(items.subList(mid, items.size()), attempt + 1, outcome);
         }
+    }
+
+    private static void fail(Outcome outcome, TokenizedDocument d, ErrorReason reason, String message, int attempt) {
+        outcome.failed.add(ErrorRecord.of(d.id, d.source, reason, message, attempt));
+        outcome.failedInputs.add(d);
+    }
+
+    /** Index of the first NaN or infinite value, or -1 when every value is finite. */
+    static int firstNonFinite(float[] v) {
+        for (int i = 0; i < v.length; i++) {
+            if (!Float.isFinite(v[i])) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static String truncate(String s) {

@@ -13,8 +13,9 @@ import org.apache.flink.util.Collector;
  *
  * <p>Which one is kept must not depend on scheduling. In BATCH mode (records of a key arrive
  * together, timers fire when the key ends) the kept document is the one with the smallest source
- * position ({@code file:line}, compared by file name then line number), i.e. the first in the
- * corpus. In STREAMING mode the first to arrive is kept, so nothing is held back.
+ * position ({@code <path>:<line>}, compared by the file's whole path then line number), i.e. the
+ * first in the corpus; since positions name whole paths, same-named files in two directories
+ * never tie. In STREAMING mode the first to arrive is kept, so nothing is held back.
  */
 public class DeduplicateFunction extends KeyedProcessFunction<String, Document, Document> {
     private final boolean holdUntilKeyEnds;
@@ -66,7 +67,7 @@ public class DeduplicateFunction extends KeyedProcessFunction<String, Document, 
                         .withInput(dup.text));
     }
 
-    /** Orders {@code file:line} positions by file name, then numerically by line. */
+    /** Orders {@code <path>:<line>} positions by path, then numerically by line. */
     static int comparePositions(String a, String b) {
         int ia = a == null ? -1 : a.lastIndexOf(':');
         int ib = b == null ? -1 : b.lastIndexOf(':');

@@ -25,7 +25,11 @@ public enum ErrorReason {
     TOKENIZER_FAILED(ErrorRecord.TOKENIZE),
     TOO_LONG(ErrorRecord.TOKENIZE),
     OUT_OF_MEMORY(ErrorRecord.INFER),
-    INFERENCE_FAILED(ErrorRecord.INFER);
+    INFERENCE_FAILED(ErrorRecord.INFER),
+    /** A chunked document: one of its token windows failed (its errors are folded into this row). */
+    WINDOW_FAILED(ErrorRecord.INFER),
+    /** The model's output for the item (run alone) holds NaN or an infinity. */
+    NON_FINITE_OUTPUT(ErrorRecord.POSTPROCESS);
 
     private final String stage;
     private final String code;

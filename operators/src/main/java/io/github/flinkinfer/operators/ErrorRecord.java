@@ -28,7 +28,6 @@ public class ErrorRecord {
     /** Length of the input in characters (or bytes when it could not be decoded); -1 unknown. */
     public long inputLength = -1;
     public String inputSha256;
-
     public ErrorRecord() {}
 
     public static ErrorRecord of(

@@ -12,5 +12,13 @@ public final class Outputs {
     public static final OutputTag<BatchMetrics> BATCH_METRICS =
             new OutputTag<>("batch-metrics", org.apache.flink.api.common.typeinfo.TypeInformation.of(BatchMetrics.class));
 
+    /**
+     * Token windows of chunked documents that failed: not input records, so not errors rows; a
+     * keyed step folds them into one {@code window_failed} row per document (docs/errors.md).
+     */
+    public static final OutputTag<io.github.flinkinfer.operators.chunk.WindowOutcome> WINDOW_FAILURES =
+            new OutputTag<>("window-failures", org.apache.flink.api.common.typeinfo.TypeInformation.of(
+                    io.github.flinkinfer.operators.chunk.WindowOutcome.class));
+
     private Outputs() {}
 }

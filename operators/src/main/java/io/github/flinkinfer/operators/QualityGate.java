@@ -6,17 +6,24 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * Runs a sample of the items each subtask produced once more, alone (batch of one), through a
+ * Runs a uniform sample of the items each subtask produced once more, alone (batch of one), through a
  * reference model (the fp32 model by default) and measures how far the run's outputs moved: min
  * and mean cosine for embeddings, label agreement for classifiers. Catches optimizations that
  * change outputs (int8's batch-dependent activations, fp16). Results travel in the batch
  * metrics records; the driver fails the run below the configured floor.
  *
  * @param reference opens the reference model on the TaskManager
- * @param samples items checked in total, split evenly over the inference subtasks (each checks
- *     its first successful ones)
+ * @param samples items checked in total, split evenly over the inference subtasks (each keeps a
+ *     uniform sample of its successful items, {@link QualitySample})
+ * @param seed the seed of the sample's priorities; recorded in every metrics row
  */
-public record QualityGate(ModelRuntimeFactory reference, int samples) implements Serializable {
+public record QualityGate(ModelRuntimeFactory reference, int samples, long seed) implements Serializable {
+    /** The seed when none is given: reruns of a corpus check the same items. */
+    public static final long DEFAULT_SEED = 20261201L;
+
+    public QualityGate(ModelRuntimeFactory reference, int samples) {
+        this(reference, samples, DEFAULT_SEED);
+    }
 
     /**
      * Runs one item alone through the reference and compares its output with {@code output}: cosine,

@@ -302,11 +302,58 @@ class BatchInferenceOperatorTest {
             h.endInput();
 
             List<BatchMetrics> m = metrics(h);
-            assertThat(m).extracting(x -> x.qualityChecked).containsExactly(2, 1, 0);
-            assertThat(m.subList(0, 2)).allSatisfy(x -> {
+            assertThat(m).extracting(x -> x.qualityChecked).containsExactly(2, 1, 0); // net change; fills at 3
+            assertThat(m).allSatisfy(x -> {
                 assertThat(x.qualityMetric).isEqualTo("cosine");
                 assertThat(x.qualityMin).isCloseTo(1.0, Offset.offset(1e-4));
+                assertThat(x.qualitySeed).isEqualTo(QualityGate.DEFAULT_SEED);
             });
+            assertThat(m).extracting(x -> x.qualitySeen).containsExactly(2L, 4L, 6L);
         }
+    }
+
+    /**
+     * The sample is a reservoir over all the subtask's items: of 60 items the 4 kept are those of
+     * lowest priority (not the first 4), evicted items leave the rows' sums, and the sample
+     * survives a snapshot and restore (the restored operator goes on from it).
+     */
+    @Test
+    void qualitySampleIsAReservoirOverTheWholeSubtask() throws Exception {
+        QualityGate gate = new QualityGate(MODEL, 4, 11);
+        List<TokenizedDocument> docs = docs(60);
+        List<BatchMetrics> rows = new ArrayList<>();
+        OperatorSubtaskState snapshot;
+        try (var h = new OneInputStreamOperatorTestHarness<TokenizedDocument, InferenceResult>(
+                BatchInferenceOperator.builder(MODEL, batching(4, 1, 0), RUN).qualityGate(gate).overlap(Overlap.OFF).build())) {
+            h.open();
+            feed(h, docs.subList(0, 32));
+            snapshot = h.snapshot(1, 0);
+            rows.addAll(metrics(h));
+        }
+        try (var h = new OneInputStreamOperatorTestHarness<TokenizedDocument, InferenceResult>(
+                BatchInferenceOperator.builder(MODEL, batching(4, 1, 0), RUN).qualityGate(gate).overlap(Overlap.OFF).build())) {
+            h.initializeState(snapshot);
+            h.open();
+            feed(h, docs.subList(32, 60));
+            h.endInput();
+            rows.addAll(metrics(h));
+        }
+        QualityTotals totals = QualityTotals.of(rows);
+        assertThat(totals.checked()).isEqualTo(4);
+        assertThat(totals.metric()).isEqualTo("cosine");
+        assertThat(totals.mean()).isCloseTo(1.0, Offset.offset(1e-4));
+        assertThat(rows.stream().mapToInt(x -> x.qualityReferenceRuns).sum()).isGreaterThan(4); // evictions happened
+        assertThat(rows.get(rows.size() - 1).qualitySeen).isEqualTo(60);
+        // the kept items are the 4 of lowest priority among all 60, wherever they came
+        QualitySample probe = QualitySample.empty(11, 4);
+        List<Long> priorities = docs.stream().map(d -> probe.priority(d.id)).sorted().toList();
+        long fourth = priorities.get(3);
+        List<Integer> keptPositions = new ArrayList<>();
+        for (int i = 0; i < docs.size(); i++) {
+            if (probe.priority(docs.get(i).id) <= fourth) {
+                keptPositions.add(i);
+            }
+        }
+        assertThat(keptPositions).hasSize(4).isNotEqualTo(List.of(0, 1, 2, 3));
     }
 }

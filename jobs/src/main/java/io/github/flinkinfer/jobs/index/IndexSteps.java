@@ -6,7 +6,11 @@ import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.chunk.Chunking;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.chunk.DocPoolingFunction;
+import io.github.flinkinfer.operators.chunk.DocumentErrorsFunction;
+import io.github.flinkinfer.operators.chunk.WindowOutcome;
 import io.github.flinkinfer.operators.chunk.SkipUnchangedFunction;
 import io.github.flinkinfer.operators.chunk.SkippedDocument;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -21,9 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dataflow steps of search-index runs around the shared middle: the incremental-run cache
- * lookup before tokenization (keyed by document id, joined with the earlier run's rows) and
- * doc-level pooling after inference (keyed by document id). Rows that do not come out of this
+ * The dataflow steps of search-index and chunked runs around the shared middle: the
+ * incremental-run cache lookup before tokenization (keyed by document id, joined with the earlier
+ * run's rows), doc-level pooling after inference and one error row per document with a failed
+ * window (both keyed by document id). Rows that do not come out of this
  * run's model calls are collected in {@link Extras}.
  */
 public final class IndexSteps {
@@ -87,6 +92,31 @@ public final class IndexSteps {
         extras.skipped = accounting.tally(changed.getSideOutput(SkipUnchangedFunction.SKIPPED), "skipped",
                 (l, d) -> l.addSkipped(d.tokens));
         return changed;
+    }
+
+    /**
+     * The inference errors of {@code results}; with chunking, plus one {@code window_failed} row per
+     * document with failed windows ({@link Outputs#WINDOW_FAILURES}, folded by {@link
+     * DocumentErrorsFunction}), so the errors output counts each input document once.
+     */
+    public static DataStream<ErrorRecord> documentErrors(
+            SingleOutputStreamOperator<InferenceResult> results, Chunking chunking) {
+        DataStream<ErrorRecord> errors = results.getSideOutput(Outputs.ERRORS);
+        if (!chunking.enabled()) {
+            return errors;
+        }
+        TypeInformation<WindowOutcome> type = TypeInformation.of(WindowOutcome.class);
+        DataStream<WindowOutcome> windows = results
+                .filter(r -> r.chunk != null && r.chunk.isChunk()).name("window-successes")
+                .map(WindowOutcome::succeeded).returns(type).name("window-outcomes")
+                .union(results.getSideOutput(Outputs.WINDOW_FAILURES));
+        DataStream<ErrorRecord> documents = windows
+                .keyBy(WindowOutcome::docId, Types.STRING)
+                .process(new DocumentErrorsFunction())
+                .returns(TypeInformation.of(ErrorRecord.class))
+                .name("document-errors")
+                .uid("document-errors");
+        return errors.union(documents);
     }
 
     /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */

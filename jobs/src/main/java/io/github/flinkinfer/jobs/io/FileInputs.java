@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.core.fs.Path;
@@ -18,7 +17,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
- * the reading subtask; one source per format.
+ * the reading subtask; one source per format. Every record's position names its file's whole
+ * path ({@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two
+ * directories give distinct positions.
  *
  * <pre>{@code
  * ParsedInput input = FileInputs.read(env, options.inputConfig());
@@ -43,14 +44,14 @@ public final class FileInputs {
         Path[] array = paths.toArray(new Path[0]);
         String name = "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
         if (format == InputFormat.PARQUET) {
-            DataStream<GenericRecord> rows =
+            DataStream<ParquetInput.Row> rows =
                     env.fromSource(
-                            FileSource.forRecordStreamFormat(
+                            FileSource.forBulkFileFormat(
                                             ParquetInput.format(in.idField(), in.textField()), array)
                                     .build(),
                             WatermarkStrategy.noWatermarks(),
                             name);
-            return rows.process(new ParquetInput.ToDocument(in.idField(), in.textField()))
+            return rows.process(new ParquetInput.ToDocument())
                     .name("parse-parquet")
                     .uid("parse-parquet");
         }

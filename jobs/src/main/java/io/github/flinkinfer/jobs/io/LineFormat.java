@@ -84,7 +84,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             Path path = split.path();
             FileSystem fs = path.getFileSystem();
             this.in = new BufferedInputStream(fs.open(path), 1 << 16);
-            this.file = path.getName();
+            this.file = path.toString(); // the whole path: same-named files stay apart
             skipBom();
             for (long i = 0; i < skip && !eof; i++) {
                 readLine();

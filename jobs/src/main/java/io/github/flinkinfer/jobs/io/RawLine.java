@@ -6,7 +6,7 @@ package io.github.flinkinfer.jobs.io;
  * parsing happen later so bad bytes become error records instead of reader failures.
  */
 public class RawLine {
-    /** File name (not the full path) the line came from. */
+    /** The whole path of the file the line came from (as the source's split names it). */
     public String file;
     /** 1-based number of the record's first line. */
     public long line;

@@ -24,8 +24,9 @@ import org.apache.flink.util.Collector;
  * <p>Worst = highest severity: with thresholds, {@code max(score[label] / threshold[label])}
  * over the thresholded labels (≥ 1 exactly when that window is flagged); without thresholds, the
  * top score. Ties go to the earlier window, so the verdict does not depend on arrival order. A
- * document with a failed window gets no verdict: that window is in the errors output, as for
- * doc-level pooling of embeddings.
+ * document with a failed window gets no verdict: it is one {@code window_failed} error row
+ * ({@link io.github.flinkinfer.operators.chunk.DocumentErrorsFunction}), as for doc-level pooling
+ * of embeddings.
  */
 public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationResult, ModerationResult> {
     private static final long serialVersionUID = 1L;

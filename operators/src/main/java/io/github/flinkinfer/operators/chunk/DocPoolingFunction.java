@@ -12,7 +12,7 @@ import org.apache.flink.util.Collector;
  * Keyed by document id after inference: sums a document's chunk embeddings and, once all of its
  * chunks have arrived, emits one doc-level row (id = the document id, {@code chunkIndex} -1)
  * holding their mean, re-normalized to unit length. A document with a failed chunk gets no
- * pooled row (the failed chunk is in the errors output).
+ * pooled row: it is one {@code window_failed} error row ({@link DocumentErrorsFunction}).
  */
 public class DocPoolingFunction extends KeyedProcessFunction<String, InferenceResult, InferenceResult> {
     private transient ValueState<Pool> pool;

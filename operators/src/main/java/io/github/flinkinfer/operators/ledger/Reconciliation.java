@@ -30,8 +30,9 @@ public record Reconciliation(boolean ok, String statement, List<String> mismatch
         boolean chunked = l.items != l.toModelDocs;
         String statement = chunked
                 ? f("read %,d = to the model %,d + failed before it %,d + skipped %,d + duplicates %,d;"
-                        + " %,d windows = succeeded %,d + failed %,d", read, l.toModelDocs, beforeModel,
-                        l.skipped, l.duplicates, l.items, l.succeeded, l.failedItems())
+                        + " %,d windows = succeeded %,d + failed %,d (%,d documents with a failed window)",
+                        read, l.toModelDocs, beforeModel, l.skipped, l.duplicates, l.items, l.succeeded,
+                        l.failedItems(), l.documentsWithFailedWindows())
                 : f("read %,d = succeeded %,d + failed %,d + skipped %,d + duplicates %,d", read,
                         l.succeeded, l.failed(), l.skipped, l.duplicates);
         return new Reconciliation(bad.isEmpty(), statement, List.copyOf(bad));

@@ -44,6 +44,8 @@ public final class RunLedger {
     public long succeeded;
     /** Result rows handed to the result files; null when the task writes its results otherwise. */
     public Long written;
+    /** Windows of chunked documents that failed (folded into one {@code window_failed} row per document). */
+    public long failedWindows;
     /** Rows written that no model call of this run made: carried over, or pooled per document. */
     public long extraRows;
     /** Error rows by {@code stage/reason}, duplicates included. */
@@ -80,21 +82,20 @@ public final class RunLedger {
         }
     }
 
-    /** The quality gate's sample: items re-run through the reference model. */
+    /**
+     * The quality gate's sample (a reservoir per subtask, see QualitySample): batch rows carry the
+     * change of their subtask's sample, so checked and sum add up; its minimum is each lane's
+     * latest ({@link #qualityMin()}).
+     */
     public static final class Quality {
         public long checked;
         public String metric;
         public double sum;
-        public double min = 1.0;
 
         void merge(Quality o) {
-            if (o.checked == 0) {
-                return;
-            }
             checked += o.checked;
             sum += o.sum;
-            min = Math.min(min, o.min);
-            metric = o.metric;
+            metric = o.metric != null ? o.metric : metric;
         }
     }
 
@@ -125,6 +126,9 @@ public final class RunLedger {
         public String graphCache;
         public String device;
         public String deviceRequested;
+        /** Items its quality sample has seen, and the sample's minimum then (its latest row's). */
+        public long qualitySeen;
+        public double qualityMin = 1.0;
         /** [start, end, items] epoch millis of its batches, adjacent ones merged to stay bounded. */
         public List<double[]> segments = new ArrayList<>();
 
@@ -161,6 +165,10 @@ public final class RunLedger {
             batches++;
             pricePerHour = m.subtaskPricePerHour;
             costBusy += m.costBusy;
+            if (m.qualityMetric != null && m.qualitySeen >= qualitySeen) {
+                qualitySeen = m.qualitySeen;
+                qualityMin = m.qualityMin;
+            }
             segments.add(new double[] {m.startedAtMillis, m.startedAtMillis + m.totalMs, m.items - m.failedItems});
             compact();
         }
@@ -190,6 +198,10 @@ public final class RunLedger {
             graphCache = o.graphCache != null ? o.graphCache : graphCache;
             device = o.device != null ? o.device : device;
             deviceRequested = o.deviceRequested != null ? o.deviceRequested : deviceRequested;
+            if (o.qualitySeen >= qualitySeen && o.qualitySeen > 0) {
+                qualitySeen = o.qualitySeen;
+                qualityMin = o.qualityMin;
+            }
             segments.addAll(o.segments);
             segments.sort((a, b) -> Double.compare(a[0], b[0]));
             compact();
@@ -262,6 +274,10 @@ public final class RunLedger {
         extraRows++;
     }
 
+    public void addFailedWindow() {
+        failedWindows++;
+    }
+
     /** One batch's metrics row. */
     public void addBatch(BatchMetrics m) {
         batches++;
@@ -286,13 +302,10 @@ public final class RunLedger {
         if (latencyBoundMs == null || m.queueWaitMs + m.totalMs <= latencyBoundMs) {
             withinLatencyBound += m.items - m.failedItems;
         }
-        if (m.qualityChecked > 0) {
-            Quality q = new Quality();
-            q.checked = m.qualityChecked;
-            q.sum = m.qualitySum;
-            q.min = m.qualityMin;
-            q.metric = m.qualityMetric;
-            quality.merge(q);
+        if (m.qualityMetric != null) {
+            quality.checked += m.qualityChecked;
+            quality.sum += m.qualitySum;
+            quality.metric = m.qualityMetric;
         }
         model = m.model;
         currency = m.currency != null ? m.currency : currency;
@@ -315,6 +328,7 @@ public final class RunLedger {
             written = (written == null ? 0 : written) + o.written;
         }
         extraRows += o.extraRows;
+        failedWindows += o.failedWindows;
         o.failedByReason.forEach((k, v) -> failedByReason.merge(k, v, Long::sum));
         batches += o.batches;
         retries += o.retries;
@@ -338,6 +352,12 @@ public final class RunLedger {
         inferenceSubtasks = Math.max(inferenceSubtasks, o.inferenceSubtasks);
         o.subtasks.forEach((k, v) -> subtasks.computeIfAbsent(k, x -> new Lane()).merge(v));
         endedAtMillis = Math.max(endedAtMillis, o.endedAtMillis);
+    }
+
+    /** The quality sample's minimum: over the subtasks' samples as they ended (1.0 when empty). */
+    public double qualityMin() {
+        return subtasks.values().stream().filter(l -> l.qualitySeen > 0).mapToDouble(l -> l.qualityMin)
+                .min().orElse(1.0);
     }
 
     /** Inputs read from every source. */
@@ -364,10 +384,20 @@ public final class RunLedger {
         return n - duplicates;
     }
 
-    /** Error rows of model inputs (inference, post-processing, writing). */
+    /**
+     * Model inputs that failed: the error rows of inference, post-processing and writing, where a
+     * chunked document's failed windows count as windows (its one {@code window_failed} row is a
+     * document's).
+     */
     @JsonIgnore
     public long failedItems() {
-        return errorRows() - failedBeforeModel() - duplicates;
+        return errorRows() - failedBeforeModel() - duplicates - documentsWithFailedWindows() + failedWindows;
+    }
+
+    /** Documents whose windows failed: one {@code window_failed} error row each. */
+    @JsonIgnore
+    public long documentsWithFailedWindows() {
+        return failedByReason.getOrDefault(ErrorReason.WINDOW_FAILED.qualified(), 0L);
     }
 
     /** Failed inputs (duplicates are counted apart: dropped by policy, not failed). */

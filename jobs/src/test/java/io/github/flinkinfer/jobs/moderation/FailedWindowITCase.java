@@ -1,0 +1,120 @@
+package io.github.flinkinfer.jobs.moderation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.EmbeddingTask;
+import io.github.flinkinfer.jobs.FlinkDefaults;
+import io.github.flinkinfer.jobs.InferencePipeline;
+import io.github.flinkinfer.jobs.InferenceTask;
+import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.operators.ForwardingFactory;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.runtime.InferenceException;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.TextTokenizer;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chunked runs where a window fails (the real model behind a runtime that fails every batch
+ * holding the token "poison", so bisecting leaves exactly the poisoned windows failed): each
+ * such document is ONE {@code window_failed} error row and gets no verdict (moderation) and no
+ * pooled row (embeddings, {@code --doc-pooling mean}); the other documents are unaffected, and
+ * no window-level error row is left in the errors output.
+ */
+class FailedWindowITCase extends ClusterTestBase {
+    static final String FILLER = "meeting notes about the build schedule for next week ";
+
+    static Map<String, String> corpus() {
+        Map<String, String> docs = new LinkedHashMap<>();
+        docs.put("long-poisoned", FILLER.repeat(30) + "poison " + FILLER.repeat(10));
+        docs.put("long-clean", FILLER.repeat(40));
+        docs.put("short", "a short clean mail about lunch");
+        docs.put("short-poison", "poison in its only window");
+        return docs;
+    }
+
+    @Test
+    void moderationGivesOneDocumentErrorPerDocumentWithAFailedWindow() throws Exception {
+        Path out = run("moderation", new ModerationTask(DocVerdictFunction.Policy.WORST),
+                "--model", ModerationJob.DEFAULT_MODEL, "--chunk-size", "64", "--output-format", "jsonl");
+        List<String> verdicts = Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR)).stream()
+                .map(n -> n.get("id").asText()).toList();
+        assertThat(verdicts).containsExactlyInAnyOrder("long-clean", "short");
+        assertDocumentErrors(out);
+    }
+
+    @Test
+    void pooledEmbeddingsGiveOneDocumentErrorAndNoPooledRow() throws Exception {
+        Path out = run("embedding", new EmbeddingTask(), "--chunk-size", "64", "--doc-pooling", "MEAN");
+        Map<String, ?> rows = Outputs.embeddings(out);
+        assertThat(rows).containsKeys("long-clean", "short", "long-clean#0", "long-poisoned#0")
+                .doesNotContainKeys("long-poisoned", "short-poison");
+        assertDocumentErrors(out);
+    }
+
+    private static void assertDocumentErrors(Path out) {
+        List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
+        assertThat(errors).extracting(e -> e.get("id").asText())
+                .containsExactlyInAnyOrder("long-poisoned", "short-poison");
+        for (JsonNode e : errors) {
+            assertThat(e.get("stage").asText() + "/" + e.get("reason").asText()).isEqualTo("infer/window_failed");
+            assertThat(e.get("message").asText()).startsWith("1 of ").contains("(inference_failed)");
+            assertThat(e.get("source").asText()).endsWith("corpus.jsonl:" + (e.get("id").asText().equals("short-poison") ? 4 : 1));
+        }
+        assertThat(errors.stream().filter(e -> e.get("id").asText().equals("long-poisoned")).findFirst().orElseThrow()
+                .get("message").asText()).matches("1 of [2-9] windows failed .*");
+        assertThat(errors.stream().filter(e -> e.get("id").asText().equals("short-poison")).findFirst().orElseThrow()
+                .get("message").asText()).startsWith("1 of 1 windows failed (inference_failed); first: window 0");
+    }
+
+    private Path run(String name, InferenceTask task, String... extra) throws Exception {
+        Path input = writeCorpus(corpus());
+        Path out = tmp.resolve(name);
+        RunOptions o = Jobs.options(new String[] {"--input", input.toString(), "--output", out.toString(),
+                "--run-id", name, "--parallelism", "2"}, extra);
+        o.validate();
+        ModelCard card = o.modelCard();
+        int poison;
+        try (TextTokenizer t = TextTokenizer.load(card, RuntimeOptions.defaults())) {
+            poison = t.encode("poison").ids()[1];
+        }
+        StreamExecutionEnvironment env = FlinkDefaults.environment(o);
+        env.setParallelism(o.parallelism);
+        InferencePipeline.build(env, o, name,
+                new Poisoned(ModelRuntimeFactory.onnx(card, o.runtimeOptions()), poison), task);
+        env.execute("failed window " + name);
+        return out;
+    }
+
+    /** Fails every batch that holds {@code token}, as a runtime failing on one input would. */
+    static final class Poisoned extends ForwardingFactory {
+        private static final long serialVersionUID = 1L;
+        private final int token;
+
+        Poisoned(ModelRuntimeFactory delegate, int token) {
+            super(delegate);
+            this.token = token;
+        }
+
+        @Override
+        protected void beforeInfer(List<int[]> batch) {
+            for (int[] ids : batch) {
+                for (int id : ids) {
+                    if (id == token) {
+                        throw InferenceException.from(new IllegalStateException("poisoned window"));
+                    }
+                }
+            }
+        }
+    }
+}
