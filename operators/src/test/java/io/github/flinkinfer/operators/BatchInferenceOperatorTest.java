@@ -338,10 +338,12 @@ class BatchInferenceOperatorTest {
             h.endInput();
             rows.addAll(metrics(h));
         }
-        QualityTotals totals = QualityTotals.of(rows);
-        assertThat(totals.checked()).isEqualTo(4);
-        assertThat(totals.metric()).isEqualTo("cosine");
-        assertThat(totals.mean()).isCloseTo(1.0, Offset.offset(1e-4));
+        io.github.flinkinfer.operators.ledger.RunLedger totals = new io.github.flinkinfer.operators.ledger.RunLedger();
+        rows.forEach(totals::addBatch); // as the job's ledger adds them up
+        assertThat(totals.quality.checked).isEqualTo(4);
+        assertThat(totals.quality.metric).isEqualTo("cosine");
+        assertThat(totals.quality.sum / totals.quality.checked).isCloseTo(1.0, Offset.offset(1e-4));
+        assertThat(totals.qualityMin()).isCloseTo(1.0, Offset.offset(1e-4));
         assertThat(rows.stream().mapToInt(x -> x.qualityReferenceRuns).sum()).isGreaterThan(4); // evictions happened
         assertThat(rows.get(rows.size() - 1).qualitySeen).isEqualTo(60);
         // the kept items are the 4 of lowest priority among all 60, wherever they came
