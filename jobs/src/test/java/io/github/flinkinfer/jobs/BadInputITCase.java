@@ -72,7 +72,8 @@ class BadInputITCase extends ClusterTestBase {
         Path out = tmp.resolve("out");
         RunSummary summary = MiniClusters.embed(Jobs.options(
                 "--input", input.toString(), "--output", out.toString(), "--run-id", "bad",
-                "--parallelism", "2", "--max-record-bytes", "1048576"));
+                "--parallelism", "2", "--max-record-bytes", "1048576",
+                "--max-error-rate", "1.0")); // a corpus of bad lines on purpose: past the default budget
 
         assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(valid);
         List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));

@@ -29,7 +29,7 @@ class QuotedCsvITCase extends ClusterTestBase {
         Path out = tmp.resolve("out");
         RunSummary summary = MiniClusters.embed(Jobs.options(
                 "--input", csv.toString(), "--output", out.toString(), "--run-id", "csv",
-                "--parallelism", "2"));
+                "--parallelism", "2", "--max-error-rate", "1.0")); // bad records on purpose
 
         assertThat(Outputs.embeddings(out).keySet()) // duplicates would fail here
                 .containsExactlyInAnyOrderElementsOf(QuotedCsv.GOOD.keySet());

@@ -28,7 +28,8 @@ class SourcePositionsITCase extends ClusterTestBase {
         Path b = part("b");
         Path out = tmp.resolve("out");
         RunSummary summary = MiniClusters.embed(Jobs.options("--input", a.getParent() + "," + b.getParent(),
-                "--output", out.toString(), "--run-id", "pos", "--parallelism", "2"));
+                "--output", out.toString(), "--run-id", "pos", "--parallelism", "2",
+                "--max-error-rate", "1.0")); // bad lines on purpose
 
         List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
         List<JsonNode> malformed = errors.stream().filter(e -> e.get("reason").asText().equals("malformed_json")).toList();

@@ -81,7 +81,7 @@ class FailedWindowITCase extends ClusterTestBase {
         Path input = writeCorpus(corpus());
         Path out = tmp.resolve(name);
         RunOptions o = Jobs.options(new String[] {"--input", input.toString(), "--output", out.toString(),
-                "--run-id", name, "--parallelism", "2"}, extra);
+                "--run-id", name, "--parallelism", "2", "--max-error-rate", "1.0"}, extra); // failures on purpose
         o.validate();
         ModelCard card = o.modelCard();
         int poison;
