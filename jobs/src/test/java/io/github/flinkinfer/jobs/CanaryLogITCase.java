@@ -28,7 +28,8 @@ class CanaryLogITCase extends ClusterTestBase {
                 "{\"id\":\"" + CANARY + "\",\"text\":42}")) + "\n");
         Path out = tmp.resolve("out");
         RunSummary s = embed(input, out, "canary",
-                "--model", "all-minilm-l6-v2-q", "--max-length", "64", "--overlong", "reject");
+                "--model", "all-minilm-l6-v2-q", "--max-length", "64", "--overlong", "reject",
+                "--max-error-rate", "1.0"); // failures on purpose
         assertThat(s.succeeded).isEqualTo(1);
         assertThat(s.failed).isEqualTo(4);
 
