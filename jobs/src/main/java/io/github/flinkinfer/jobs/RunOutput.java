@@ -93,10 +93,14 @@ public final class RunOutput {
     }
 
     /**
-     * Refuses to start over an earlier run with this run id, or with {@code overwrite} removes
-     * exactly that run's files (other runs under the same output stay).
+     * Refuses an output that is a file, and to start over an earlier run with this run id, or with
+     * {@code overwrite} removes exactly that run's files (other runs under the same output stay).
      */
     public void prepare(boolean overwrite) throws IOException {
+        if (fs().exists(root) && !fs().getFileStatus(root).isDir()) {
+            throw new IllegalArgumentException("--output " + root + " is a file; the output is a directory:"
+                    + " name a directory (created if missing) or move the file away");
+        }
         List<Path> earlier = files();
         if (earlier.isEmpty()) {
             return;
