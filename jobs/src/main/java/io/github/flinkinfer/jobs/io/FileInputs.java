@@ -106,17 +106,24 @@ public final class FileInputs {
     }
 
     /** The regular files of a local input directory; a listing that fails says why. */
-    static List<File> filesOf(java.nio.file.Path dir, String input) {
+    private static List<File> filesOf(java.nio.file.Path dir, String input) {
         try (java.util.stream.Stream<java.nio.file.Path> entries = java.nio.file.Files.list(dir)) {
             return entries.filter(java.nio.file.Files::isRegularFile).map(java.nio.file.Path::toFile)
                     .sorted().toList();
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new IllegalArgumentException("Input directory " + input + " cannot be read: permission"
+        } catch (java.io.IOException e) {
+            throw unreadable(input, e);
+        } catch (java.io.UncheckedIOException e) { // a listing that fails after opening
+            throw unreadable(input, e.getCause());
+        }
+    }
+
+    private static IllegalArgumentException unreadable(String input, java.io.IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return new IllegalArgumentException("Input directory " + input + " cannot be read: permission"
                     + " denied for user " + System.getProperty("user.name") + "; grant it read and execute"
                     + " permission (chmod u+rx, or a+rx) or run as a user who has them", e);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("Input directory " + input + " cannot be listed: " + e, e);
         }
+        return new IllegalArgumentException("Input directory " + input + " cannot be listed: " + e, e);
     }
 
     /** Flink's file system for a URI input, or a message saying what is missing (S3: the plugin). */
