@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
-        if (java.util.Arrays.asList(args).contains("--verbose")) {
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        if (verbose) {
             // before the first logger: the local log configuration reads these
             System.setProperty("flinkinfer.log.root", "WARN");
             System.setProperty("flinkinfer.log.ours", "INFO");
@@ -24,18 +25,15 @@ public final class Main implements Runnable {
         CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
         GroupedHelp.install(cli.getSubcommands().get("embed"));
         GroupedHelp.install(cli.getSubcommands().get("moderate"));
-        // Configuration and data errors get one clear line, not a stack trace.
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            if (e instanceof IllegalArgumentException
-                    || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
-                    || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
-                    || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
-                    || e instanceof QualityGateException
-                    || e instanceof io.github.flinkinfer.jobs.workload.WorkloadContractException) {
-                cmd.getErr().println("error: " + e.getMessage());
-                return 2;
+            if (!isUsageError(e)) {
+                throw e;
             }
-            throw e;
+            cmd.getErr().println("error: " + e.getMessage());
+            if (verbose) {
+                e.printStackTrace(cmd.getErr());
+            }
+            return 2;
         });
         int code = cli.execute(args);
         if (code == 0) {
@@ -49,6 +47,20 @@ public final class Main implements Runnable {
                     + "); see the error above");
         }
         System.exit(code);
+    }
+
+    /**
+     * The one place that decides which failures are the user's to fix (bad options, files, cards,
+     * models, devices, failed gates): one {@code error:} line naming the cause and what to do, the
+     * stack trace only with {@code --verbose}; anything else is a fault and keeps its trace.
+     */
+    static boolean isUsageError(Exception e) {
+        return e instanceof IllegalArgumentException
+                || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
+                || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
+                || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
+                || e instanceof QualityGateException
+                || e instanceof io.github.flinkinfer.jobs.workload.WorkloadContractException;
     }
 
     @Override

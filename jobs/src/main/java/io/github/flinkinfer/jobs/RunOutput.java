@@ -103,13 +103,18 @@ public final class RunOutput {
     }
 
     /**
-     * Readies the output for this run. An earlier run with this id that committed (its success
-     * marker is there) is refused unless {@code overwrite}; one that never committed (a failed or
-     * killed attempt: no marker) is cleaned up, so a scheduler's retry just works. Either way the
-     * marker goes first and a failed delete stops the run, so a marker never outlives the files it
-     * vouches for. Returns the number of files removed; other runs under the same output stay.
+     * Readies the output for this run, refusing an output that is a file. An earlier run with this
+     * id that committed (its success marker is there) is refused unless {@code overwrite}; one that
+     * never committed (a failed or killed attempt: no marker) is cleaned up, so a scheduler's retry
+     * just works. Either way the marker goes first and a failed delete stops the run, so a marker
+     * never outlives the files it vouches for. Returns the number of files removed; other runs
+     * under the same output stay.
      */
     public int prepare(boolean overwrite) throws IOException {
+        if (fs().exists(root) && !fs().getFileStatus(root).isDir()) {
+            throw new IllegalArgumentException("--output " + root + " is a file; the output is a directory:"
+                    + " name a directory (created if missing) or move the file away");
+        }
         List<Path> earlier = files();
         if (earlier.isEmpty()) {
             return 0;

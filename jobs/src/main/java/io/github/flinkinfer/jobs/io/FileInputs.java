@@ -82,12 +82,16 @@ public final class FileInputs {
 
     private static InputFormat guess(String input) {
         File f = new File(input);
+        if (input.contains("://")) {
+            fileSystem(input);
+            return InputFormat.fromFileName(f.getName());
+        }
         if (f.isDirectory()) {
-            File[] files = f.listFiles(File::isFile);
-            if (files == null || files.length == 0) {
+            List<File> files = filesOf(f.toPath(), input);
+            if (files.isEmpty()) {
                 throw new IllegalArgumentException("Input directory " + input + " has no files");
             }
-            InputFormat format = InputFormat.fromFileName(files[0].getName());
+            InputFormat format = InputFormat.fromFileName(files.get(0).getName());
             for (File file : files) {
                 if (!file.getName().startsWith(".") && InputFormat.fromFileName(file.getName()) != format) {
                     throw new IllegalArgumentException(
@@ -96,9 +100,41 @@ public final class FileInputs {
             }
             return format;
         }
-        if (input.contains("://") || f.exists()) {
+        if (f.exists()) {
             return InputFormat.fromFileName(f.getName());
         }
         throw new IllegalArgumentException("Input " + input + " does not exist");
+    }
+
+    /** The regular files of a local input directory; a listing that fails says why. */
+    private static List<File> filesOf(java.nio.file.Path dir, String input) {
+        try (java.util.stream.Stream<java.nio.file.Path> entries = java.nio.file.Files.list(dir)) {
+            return entries.filter(java.nio.file.Files::isRegularFile).map(java.nio.file.Path::toFile)
+                    .sorted().toList();
+        } catch (java.io.IOException e) {
+            throw unreadable(input, e);
+        } catch (java.io.UncheckedIOException e) { // a listing that fails after opening
+            throw unreadable(input, e.getCause());
+        }
+    }
+
+    private static IllegalArgumentException unreadable(String input, java.io.IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return new IllegalArgumentException("Input directory " + input + " cannot be read: permission"
+                    + " denied for user " + System.getProperty("user.name") + "; grant it read and execute"
+                    + " permission (chmod u+rx, or a+rx) or run as a user who has them", e);
+        }
+        return new IllegalArgumentException("Input directory " + input + " cannot be listed: " + e, e);
+    }
+
+    /** Flink's file system for a URI input, or a message saying what is missing (S3: the plugin). */
+    private static void fileSystem(String input) {
+        try {
+            new Path(input).getFileSystem();
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("No Flink file system for --input '" + input + "': "
+                    + e.getMessage() + " (on the embedded cluster: the plugin under $FLINK_PLUGINS_DIR and"
+                    + " its settings in $FLINK_CONF_DIR/config.yaml; docs/operations.md, Running on S3)", e);
+        }
     }
 }

@@ -64,8 +64,7 @@ final class PlanWorkload {
     /** Plans the card; returns 0 when a variant meets every clause, {@link #INFEASIBLE} otherwise. */
     int plan(String cardLocation, String planOutput) throws Exception {
         Instant now = Instant.now();
-        WorkloadCard card = WorkloadCard.read(cardLocation);
-        card.validate(now, cardLocation);
+        WorkloadCard card = WorkloadCard.read(cardLocation, now);
         List<String> references = references(card);
 
         int cores = Runtime.getRuntime().availableProcessors();

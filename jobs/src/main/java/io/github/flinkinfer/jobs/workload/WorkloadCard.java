@@ -1,15 +1,18 @@
 package io.github.flinkinfer.jobs.workload;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -31,8 +34,7 @@ import org.apache.flink.core.fs.Path;
  * JSON, kebab-case keys, schema in docs/workload.md; unknown keys are errors.
  *
  * <pre>{@code
- * WorkloadCard card = WorkloadCard.read("cards/gcide.yaml"); // any Flink file system
- * card.validate(Instant.now());
+ * WorkloadCard card = WorkloadCard.read("cards/gcide.yaml", Instant.now()); // any Flink file system
  * }</pre>
  */
 public record WorkloadCard(
@@ -114,10 +116,13 @@ public record WorkloadCard(
         return prices != null ? prices : new Prices(null, null, null, null, null);
     }
 
-    /** Reads a card from any Flink file system ({@code .json}: JSON, anything else: YAML). */
-    public static WorkloadCard read(String location) throws IOException {
+    /**
+     * Reads and checks a card from any Flink file system ({@code .json}: JSON, anything else:
+     * YAML); every problem it has is reported at once, in one {@link WorkloadCardException}.
+     */
+    public static WorkloadCard read(String location, Instant now) throws IOException {
         byte[] bytes = bytes(location);
-        return parse(new String(bytes, StandardCharsets.UTF_8), location);
+        return parse(new String(bytes, StandardCharsets.UTF_8), location, now);
     }
 
     /** The card file's sha256, recorded in a plan so a changed card is noticed. */
@@ -129,44 +134,79 @@ public record WorkloadCard(
         }
     }
 
-    /** Parses card text; {@code origin} names it in errors. */
-    public static WorkloadCard parse(String text, String origin) {
+    /**
+     * Parses and checks card text ({@code origin} names it in errors): unknown keys and bad values
+     * are listed together. A value that cannot be read at all (wrong type, broken YAML) stops the
+     * parse: it is listed with the unknown keys of the sections read before it.
+     */
+    public static WorkloadCard parse(String text, String origin, Instant now) {
         ObjectMapper mapper = origin.toLowerCase(Locale.ROOT).endsWith(".json")
                 ? JsonMapper.builder().build() : new ObjectMapper(new YAMLFactory());
+        List<String> problems = new ArrayList<>();
         mapper.setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .addHandler(new UnknownKeys(problems));
+        WorkloadCard card;
         try {
-            WorkloadCard card = mapper.readValue(text, WorkloadCard.class);
-            if (card == null) {
-                throw new WorkloadCardException(origin, List.of("the file is empty"));
-            }
-            return card;
-        } catch (UnrecognizedPropertyException e) {
-            throw new WorkloadCardException(origin, List.of("unknown field '" + e.getPropertyName() + "'"
-                    + where(e).replaceFirst("\\.?" + java.util.regex.Pattern.quote(e.getPropertyName()) + "'$", "'")
-                            .replace(" at ''", "") + "; known: " + e.getKnownPropertyIds().stream().map(Object::toString)
-                    .sorted().collect(Collectors.joining(", "))));
+            card = mapper.readValue(text, WorkloadCard.class);
         } catch (ValueInstantiationException e) {
-            throw new WorkloadCardException(origin, List.of(rootMessage(e) + where(e)));
+            throw failed(origin, problems, rootMessage(e) + where(e));
         } catch (InvalidFormatException e) {
-            throw new WorkloadCardException(origin, List.of("'" + e.getValue() + "'" + where(e)
-                    + " is not a valid " + e.getTargetType().getSimpleName().toLowerCase(Locale.ROOT)));
+            throw failed(origin, problems, "'" + e.getValue() + "'" + where(e)
+                    + " is not a valid " + e.getTargetType().getSimpleName().toLowerCase(Locale.ROOT));
         } catch (MismatchedInputException e) {
-            throw new WorkloadCardException(origin, List.of("wrong type" + where(e) + ": expected "
-                    + expected(e.getTargetType())));
+            throw failed(origin, problems, "wrong type" + where(e) + ": expected " + expected(e.getTargetType()));
         } catch (JsonProcessingException e) {
-            throw new WorkloadCardException(origin, List.of("not valid " + (mapper.getFactory()
-                    instanceof YAMLFactory ? "YAML" : "JSON") + ": " + e.getOriginalMessage()));
+            throw failed(origin, problems, "not valid " + (mapper.getFactory()
+                    instanceof YAMLFactory ? "YAML" : "JSON") + ": " + e.getOriginalMessage());
+        }
+        if (card == null) {
+            throw failed(origin, problems, "the file is empty");
+        }
+        problems.addAll(card.problems(now));
+        if (!problems.isEmpty()) {
+            throw new WorkloadCardException(origin, problems);
+        }
+        return card;
+    }
+
+    private static WorkloadCardException failed(String origin, List<String> before, String problem) {
+        List<String> all = new ArrayList<>(before);
+        all.add(problem);
+        return new WorkloadCardException(origin, all);
+    }
+
+    /** Records each unknown key, with the keys known where it stands, and reads on. */
+    private static final class UnknownKeys extends DeserializationProblemHandler {
+        private final List<String> problems;
+
+        UnknownKeys(List<String> problems) {
+            this.problems = problems;
+        }
+
+        @Override
+        public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p,
+                JsonDeserializer<?> deserializer, Object beanOrClass, String name) throws IOException {
+            // Jackson replays a record's unknown keys from a buffer after the record, so the
+            // parser's position says nothing; each section's record is named after its key
+            Class<?> type = beanOrClass instanceof Class<?> c ? c : beanOrClass.getClass();
+            String at = type == WorkloadCard.class ? ""
+                    : new PropertyNamingStrategies.KebabCaseStrategy().translate(type.getSimpleName());
+            problems.add("unknown field '" + name + "'" + (at.isEmpty() ? "" : " at '" + at + "'") + "; known: "
+                    + deserializer.getKnownPropertyNames().stream().map(Object::toString).sorted()
+                            .collect(Collectors.joining(", ")));
+            p.skipChildren();
+            return true;
         }
     }
 
     /**
-     * Every problem a card has, all at once: missing task, corpus or variants, a negative budget,
+     * Every bad value of a parsed card: missing task, corpus or variants, a negative budget,
      * a deadline in the past, a floor outside [0, 1], a floor of the other task.
      */
-    public void validate(Instant now, String origin) {
+    private List<String> problems(Instant now) {
         List<String> p = new ArrayList<>();
         if (task == null) {
             p.add("'task' is missing (embed or moderate)");
@@ -225,9 +265,7 @@ public record WorkloadCard(
         if (pr.slotsPerTm() != null && pr.slotsPerTm() < 1) {
             p.add("'prices.slots-per-tm' must be at least 1");
         }
-        if (!p.isEmpty()) {
-            throw new WorkloadCardException(origin, p);
-        }
+        return p;
     }
 
     private static void floor(List<String> p, String name, Double v) {

@@ -55,8 +55,7 @@ public class WorkloadOptions {
         if (card == null || contract != null) {
             return;
         }
-        WorkloadCard c = WorkloadCard.read(card);
-        c.validate(now, card);
+        WorkloadCard c = WorkloadCard.read(card, now);
         if (c.task() != null && !c.task().command().equals(command)) {
             throw new IllegalArgumentException("workload card " + card + " has task " + c.task().command()
                     + ": run it with `" + c.task().command() + " --workload " + card + "`, not `"

@@ -27,9 +27,7 @@ class WorkloadCardTest {
             """;
 
     static WorkloadCard valid(String text) {
-        WorkloadCard card = WorkloadCard.parse(text, "card.yaml");
-        card.validate(NOW, "card.yaml");
-        return card;
+        return WorkloadCard.parse(text, "card.yaml", NOW);
     }
 
     /** {@link #GOOD} with {@code from} replaced by {@code to} fails, its message containing {@code message}. */
@@ -56,8 +54,7 @@ class WorkloadCardTest {
         WorkloadCard card = WorkloadCard.parse("""
                 {"task": "moderate", "corpus": {"inputs": ["a.jsonl"]}, "variants": ["spam-minilm"],
                  "deadline": "2026-12-01T06:00:00Z", "quality": {"label-agreement": 0.98}}
-                """, "card.json");
-        card.validate(NOW, "card.json");
+                """, "card.json", NOW);
         assertThat(card.task()).isEqualTo(WorkloadCard.Task.MODERATE);
         assertThat(card.deadline().at()).isEqualTo(Instant.parse("2026-12-01T06:00:00Z"));
         assertThat(card.deadline().available(NOW)).isEqualTo(Duration.ofHours(18));
@@ -83,6 +80,19 @@ class WorkloadCardTest {
                         "'deadline' 2026-11-29T06:00:00Z is in the past (now 2026-11-30T12:00:00Z)",
                         "'quality.min-cosine' 1.5 is outside [0, 1]",
                         "'quality.mean-cosine' -0.1 is outside [0, 1]"));
+    }
+
+    @Test
+    void unknownKeysAndBadValuesAreListedTogether() {
+        assertThatThrownBy(() -> valid(GOOD.replace("budget: 0.05", "budget: -1")
+                        .replace("min-cosine: 0.97", "min-cosine: 1.5\n  sampel: 10")
+                        .replace("latency:", "deadlines: {at: 5m}\nlatency:")))
+                .isInstanceOfSatisfying(WorkloadCardException.class, e -> assertThat(e.problems()).containsExactly(
+                        "unknown field 'sampel' at 'quality'; known: label-agreement, mean-cosine, min-cosine, sample",
+                        "unknown field 'deadlines'; known: budget, corpus, deadline, latency, max-length, name,"
+                                + " parallelism, prices, quality, reference, task, variants",
+                        "'budget' is negative (-1.0)",
+                        "'quality.min-cosine' 1.5 is outside [0, 1]"));
     }
 
     @Test

@@ -1,0 +1,56 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Launcher;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.jobs.testutils.S3Server;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docs/operations.md's S3 recipe for the embedded cluster, followed as written: a
+ * {@code config.yaml} with the S3 keys in {@code $FLINK_CONF_DIR}, the plugin where the launcher
+ * looks by default, {@code bin/flink-inference} in its own process reading and writing
+ * {@code s3://} of a real S3 endpoint; every id once.
+ */
+class S3LauncherITCase {
+    private static final S3Server S3 = new S3Server();
+    private static final Map<String, String> CORPUS = Corpus.sample(40);
+
+    @TempDir Path tmp;
+
+    @BeforeAll
+    static void startS3() throws Exception {
+        S3.start();
+    }
+
+    @AfterAll
+    static void stopS3() throws Exception {
+        S3.close();
+    }
+
+    @Test
+    void embedsFromS3ToS3WithTheDocumentedSettings() throws Exception {
+        S3.put("recipe/corpus.jsonl", Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), CORPUS));
+        Path conf = Files.createDirectory(tmp.resolve("conf"));
+        Files.writeString(conf.resolve("config.yaml"), S3.configuration().toMap().entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue()).sorted().collect(Collectors.joining("\n", "", "\n")));
+
+        Launcher.Result r = Launcher.run(tmp, Map.of("FLINK_CONF_DIR", conf.toString()),
+                "embed", "--input", S3.uri("recipe/corpus.jsonl"), "--output", S3.uri("recipe/out"),
+                "--run-id", "r1", "--parallelism", "2", "--progress-seconds", "0");
+
+        assertThat(r.exitCode()).as("stdout:%n%s%nstderr:%n%s", r.stdout(), r.stderr()).isZero();
+        assertThat(S3.keys("recipe/out/")).contains("recipe/out/_SUCCESS-r1", "recipe/out/report-r1.json");
+        Path out = S3.copyTo("recipe/out/", tmp.resolve("out"));
+        assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(CORPUS.keySet());
+    }
+}
