@@ -52,5 +52,21 @@ class S3LauncherITCase {
         assertThat(S3.keys("recipe/out/")).contains("recipe/out/_SUCCESS-r1", "recipe/out/report-r1.json");
         Path out = S3.copyTo("recipe/out/", tmp.resolve("out"));
         assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(CORPUS.keySet());
+
+        // issue 22: `report` on s3:// initializes file systems as a run does, and tells the same
+        // truth as the driver (both from the job's ledger)
+        Launcher.Result report = Launcher.run(tmp, Map.of("FLINK_CONF_DIR", conf.toString()),
+                "report", "--output", S3.uri("recipe/out"), "--run-id", "r1");
+        assertThat(report.exitCode()).as("stdout:%n%s%nstderr:%n%s", report.stdout(), report.stderr()).isZero();
+        assertThat(report.stdout()).contains("read 40 = succeeded 40 + failed 0 + skipped 0 + duplicates 0");
+        String driverWall = wall(r.stdout());
+        assertThat(wall(report.stdout())).as("one wall, whoever reads the run").isEqualTo(driverWall);
+    }
+
+    /** The summary's wall time, e.g. {@code 12.3} of "... over 12.3 s wall". */
+    private static String wall(String console) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("over ([0-9.]+) s wall").matcher(console);
+        assertThat(m.find()).as("a summary in:%n%s", console).isTrue();
+        return m.group(1);
     }
 }
