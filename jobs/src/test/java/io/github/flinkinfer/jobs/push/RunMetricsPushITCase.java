@@ -51,7 +51,7 @@ class RunMetricsPushITCase extends ClusterTestBase {
     void aRunsNumbersAreReadBackFromTheGatewayAsItsManifestAndReportSayThem() throws Exception {
         Path out = tmp.resolve("out");
         RunSummary s = embed(corpus(), out, "pushed-1", "--parallelism", "2", "--progress-seconds", "0",
-                "--max-error-rate", "0.2", "--push-gateway", GATEWAY.url());
+                "--max-error-rate", "0.2", "--price-tm-hour", "0.40", "--push-gateway", GATEWAY.url());
         JsonNode manifest = JSON.readTree(out.resolve("_SUCCESS-pushed-1").toFile());
         JsonNode report = JSON.readTree(out.resolve("report-pushed-1.json").toFile());
         List<PrometheusScrape.Sample> run = group("pushed-1");
@@ -80,12 +80,12 @@ class RunMetricsPushITCase extends ClusterTestBase {
                 .asBoolean() ? 1 : 0).isEqualTo(1);
         JsonNode cost = report.path("cost");
         assertThat(cost.path("total").asDouble()).isPositive();
-        assertThat(value(run, "flinkinfer_run_cost")).isCloseTo(cost.path("total").asDouble(), within(1e-12));
-        assertThat(value(run, "flinkinfer_run_cost_per_item")).isCloseTo(cost.path("perItem").asDouble(), within(1e-15));
+        assertThat(value(run, "flinkinfer_run_cost")).isEqualTo(cost.path("total").asDouble());
+        assertThat(value(run, "flinkinfer_run_cost_per_item")).isEqualTo(cost.path("perItem").asDouble());
         assertThat(value(run, "flinkinfer_run_cost_per_successful_item"))
-                .isCloseTo(cost.path("perSuccessfulItem").asDouble(), within(1e-15));
+                .isEqualTo(cost.path("perSuccessfulItem").asDouble());
         assertThat(value(run, "flinkinfer_run_cost_per_million_real_tokens"))
-                .isCloseTo(cost.path("per1MRealTokens").asDouble(), within(1e-9));
+                .isEqualTo(cost.path("per1MRealTokens").asDouble());
         assertThat(value(run, "flinkinfer_run_wall_seconds")).isEqualTo(manifest.path("wallSeconds").asDouble());
         assertThat(value(run, "flinkinfer_run_real_tokens")).isEqualTo(ledger.path("realTokens").asLong());
         assertThat(run.stream().filter(x -> x.name().equals("flinkinfer_run_cost")).findFirst().orElseThrow()
