@@ -9,8 +9,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -18,7 +16,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Prometheus Pushgateway for tests: Debian's {@code prometheus-pushgateway} (installed by
- * .ci/install-deps.sh) on a free localhost port, started before the class and stopped after it.
+ * .ci/install-deps.sh) on a free localhost port, in memory only, started before the class and
+ * stopped after it.
  *
  * <pre>{@code
  * @RegisterExtension static final PushgatewayServer GATEWAY = new PushgatewayServer();
@@ -29,19 +28,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class PushgatewayServer implements BeforeAllCallback, AfterAllCallback {
     public static final Path BINARY = Path.of("/usr/bin/prometheus-pushgateway");
 
-    private final List<String> extraArgs;
     private Process process;
     private int port;
-
-    /** A gateway with its defaults (no persistence, no auth). */
-    public PushgatewayServer() {
-        this(List.of());
-    }
-
-    /** A gateway started with these extra flags, e.g. {@code --web.config.file=...} for basic auth. */
-    public PushgatewayServer(List<String> extraArgs) {
-        this.extraArgs = extraArgs;
-    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -50,22 +38,17 @@ public final class PushgatewayServer implements BeforeAllCallback, AfterAllCallb
                     + " (Debian's prometheus-pushgateway)");
         }
         port = freePort();
-        List<String> cmd = new ArrayList<>(List.of(BINARY.toString(),
-                "--web.listen-address=127.0.0.1:" + port, "--log.level=warn"));
-        cmd.addAll(extraArgs);
-        process = new ProcessBuilder(cmd).redirectErrorStream(true)
+        process = new ProcessBuilder(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
+                // Debian's default persists to /var/lib/prometheus/pushgateway.data, shared by every
+                // gateway on the machine: keep each test's groups in its own memory
+                "--persistence.file=", "--log.level=warn").redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
         awaitReady();
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        if (process != null) {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
+        stop(process);
     }
 
     public int port() {
@@ -78,24 +61,39 @@ public final class PushgatewayServer implements BeforeAllCallback, AfterAllCallb
     }
 
     private void awaitReady() throws Exception {
+        awaitReady(process, url(), "the Pushgateway");
+    }
+
+    /** Waits until {@code process} answers {@code <url>/-/ready} (Prometheus and the Pushgateway both do). */
+    static void awaitReady(Process process, String url, String what) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the Pushgateway exited with " + process.exitValue());
+                throw new IllegalStateException(what + " exited with " + process.exitValue());
             }
             try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url() + "/-/ready")).build(),
+                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
                         HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200 || r.statusCode() == 401) {
-                    return; // 401: up, behind basic auth
+                if (r.statusCode() == 200) {
+                    return;
                 }
             } catch (IOException notYet) {
                 // not listening yet
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException("the Pushgateway did not get ready on port " + port);
+        throw new IllegalStateException(what + " did not get ready at " + url);
+    }
+
+    /** Stops {@code process}, forcibly after 10 s. */
+    static void stop(Process process) throws InterruptedException {
+        if (process != null) {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
     }
 
     static int freePort() throws IOException {
