@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -28,8 +30,23 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class PushgatewayServer implements BeforeAllCallback, AfterAllCallback {
     public static final Path BINARY = Path.of("/usr/bin/prometheus-pushgateway");
 
+    private final String basicAuthUsers;
     private Process process;
     private int port;
+
+    /** A gateway that lets anyone push. */
+    public PushgatewayServer() {
+        this(null);
+    }
+
+    private PushgatewayServer(String basicAuthUsers) {
+        this.basicAuthUsers = basicAuthUsers;
+    }
+
+    /** A gateway behind basic auth (its web config), for {@code user} with this bcrypt hash of the password. */
+    public static PushgatewayServer withBasicAuth(String user, String bcryptHash) {
+        return new PushgatewayServer("basic_auth_users:\n  " + user + ": " + bcryptHash + "\n");
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -38,10 +55,16 @@ public final class PushgatewayServer implements BeforeAllCallback, AfterAllCallb
                     + " (Debian's prometheus-pushgateway)");
         }
         port = freePort();
-        process = new ProcessBuilder(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
+        List<String> cmd = new ArrayList<>(List.of(BINARY.toString(), "--web.listen-address=127.0.0.1:" + port,
                 // Debian's default persists to /var/lib/prometheus/pushgateway.data, shared by every
                 // gateway on the machine: keep each test's groups in its own memory
-                "--persistence.file=", "--log.level=warn").redirectErrorStream(true)
+                "--persistence.file=", "--log.level=warn"));
+        if (basicAuthUsers != null) {
+            Path config = Files.createTempFile("pushgateway-web", ".yml");
+            config.toFile().deleteOnExit();
+            cmd.add("--web.config.file=" + Files.writeString(config, basicAuthUsers));
+        }
+        process = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
         awaitReady();
     }
@@ -75,8 +98,8 @@ public final class PushgatewayServer implements BeforeAllCallback, AfterAllCallb
             try {
                 HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
                         HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() == 200) {
-                    return;
+                if (r.statusCode() == 200 || r.statusCode() == 401) {
+                    return; // 401: up, behind basic auth
                 }
             } catch (IOException notYet) {
                 // not listening yet
