@@ -32,7 +32,7 @@ import picocli.CommandLine;
 /**
  * A run's numbers reach a real Pushgateway (Debian's prometheus-pushgateway) at its end, passed or
  * failed, and read back from the gateway's /metrics they are the numbers of the run's manifest and
- * report: counts exactly, cost to the last digit the text format keeps. {@code report} pushes the
+ * report: counts and cost exactly (the text format round-trips doubles). {@code report} pushes the
  * same group again (replaced, not added), and a gateway that is down costs a warning, not the run.
  */
 class RunMetricsPushITCase extends ClusterTestBase {
