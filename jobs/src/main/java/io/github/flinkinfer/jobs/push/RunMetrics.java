@@ -85,7 +85,8 @@ public final class RunMetrics {
     }
 
     private static void warn(PrintStream err, PushOptions push, Exception e) {
-        err.println("warning: the run's metrics were not pushed to " + push.pushGateway + ": " + e.getMessage()
+        String cause = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(); // ConnectException has none
+        err.println("warning: the run's metrics were not pushed to " + push.pushGateway + ": " + cause
                 + " (the run's result is unaffected; `report --push-gateway` pushes them again)");
     }
 }

@@ -143,7 +143,7 @@ class RunMetricsPushITCase extends ClusterTestBase {
         assertThat(code).isZero();
         assertThat(out.resolve("_SUCCESS-down")).exists();
         assertThat(captured.toString(StandardCharsets.UTF_8))
-                .contains("warning: the run's metrics were not pushed to http://127.0.0.1:1");
+                .contains("warning: the run's metrics were not pushed to http://127.0.0.1:1: ConnectException");
         assertThat(group("down")).isEmpty();
     }
 
