@@ -6,6 +6,9 @@ command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
 # headless Chromium renders report.html in ReportBrowserTest
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# a real Pushgateway and Prometheus for RunMetricsPushITCase and RunsDashboardITCase
+[ -x /usr/bin/prometheus-pushgateway ] || need+=(prometheus-pushgateway)
+[ -x /usr/bin/prometheus ] || need+=(prometheus)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

@@ -34,6 +34,7 @@ final class GroupedHelp {
         GROUPS.put("Errors", List.of("--max-errors", "--max-error-rate"));
         GROUPS.put("Cost", List.of("--price-tm-hour", "--slots-per-tm", "--price-cpu-core-hour",
                 "--price-gpu-hour", "--reference-price-per-1m-tokens", "--currency"));
+        GROUPS.put("Run metrics", List.of("--push-gateway"));
         GROUPS.put("Runtime", List.of("--parallelism", "--runtime-mode", "--checkpoint-interval-ms",
                 "--restart-attempts", "--progress-seconds", "--verbose", "--help", "--version"));
     }

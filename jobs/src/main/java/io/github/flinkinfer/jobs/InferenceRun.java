@@ -140,11 +140,13 @@ public final class InferenceRun {
         task.summarize(summary, result, o);
         io.github.flinkinfer.jobs.report.RunReports.write(summary, out);
         summary.afterJob = afterJob.stop();
-        judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);
-        if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {
-            io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);
-        }
-        commit(summary, out, result.getJobID().toString(), "driver");
+        io.github.flinkinfer.jobs.push.RunMetrics.judgeAndPush(o.push, summary, () -> {
+            judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);
+            if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {
+                io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);
+            }
+            commit(summary, out, result.getJobID().toString(), "driver");
+        });
         return summary;
     }
 

@@ -186,6 +186,9 @@ public class RunOptions {
     /** Reference check of a sample of outputs. */
     @Mixin public QualityOptions quality = new QualityOptions();
 
+    /** {@code --push-gateway URL}: the run's numbers pushed when it ends (docs/operations.md). */
+    @Mixin public io.github.flinkinfer.jobs.push.PushOptions push = new io.github.flinkinfer.jobs.push.PushOptions();
+
     /** {@code --workload CARD}: settings from a card's plan, verdicts per clause (docs/workload.md). */
     @Mixin public io.github.flinkinfer.jobs.workload.WorkloadOptions workload =
             new io.github.flinkinfer.jobs.workload.WorkloadOptions();

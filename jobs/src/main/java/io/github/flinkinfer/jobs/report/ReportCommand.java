@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.InferenceRun;
 import io.github.flinkinfer.jobs.RunOutput;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.push.PushOptions;
+import io.github.flinkinfer.jobs.push.RunMetrics;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -37,6 +40,9 @@ public final class ReportCommand implements Callable<Integer> {
                     + " --detached).")
     boolean markSuccess;
 
+    /** {@code --push-gateway URL}: push the run's numbers with the outcome judged here. */
+    @Mixin PushOptions push = new PushOptions();
+
     @Override
     public Integer call() throws Exception {
         io.github.flinkinfer.jobs.FlinkDefaults.initializeFileSystems(); // as a run does
@@ -45,6 +51,12 @@ public final class ReportCommand implements Callable<Integer> {
         RunReports.write(report, out);
         report.print(System.out);
         System.out.println("  report: " + out.report("html"));
+        RunMetrics.judgeAndPush(push, report, () -> judge(report, out));
+        return 0;
+    }
+
+    /** The driver's verdicts again, from the settings the run recorded; then the marker when asked. */
+    private void judge(RunSummary report, RunOutput out) throws java.io.IOException {
         JsonNode settings = report.runInfo == null ? null : report.runInfo.path("settings");
         if (settings != null && settings.path("--quality-sample").asInt() > 0) {
             JsonNode meanFloor = settings.path("--quality-mean-floor");
@@ -66,6 +78,5 @@ public final class ReportCommand implements Callable<Integer> {
             InferenceRun.commit(report, out, null, "report --mark-success");
             System.out.println("  marked: " + out.successMarker());
         }
-        return 0;
     }
 }
