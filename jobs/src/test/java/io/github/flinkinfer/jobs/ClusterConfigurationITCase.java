@@ -64,7 +64,8 @@ class ClusterConfigurationITCase {
                 StreamExecutionEnvironment env = FlinkDefaults.environment(o);
                 boolean adaptive = env.getConfiguration().get(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED);
                 EmbeddingJob.run(o, env);
-                JobID job = JobID.fromHexString(Files.readString(out.resolve("_SUCCESS-" + runId)).trim());
+                JobID job = JobID.fromHexString(new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(out.resolve("_SUCCESS-" + runId).toFile()).path("jobId").asText()); // the manifest names it
                 ArchivedExecutionConfig executed = cluster.getArchivedExecutionGraph(job).get().getArchivedExecutionConfig();
                 return new Run(executed.getRestartStrategyDescription(), adaptive);
             } finally {
