@@ -10,8 +10,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * which share slots with them (one slot group, so a job needs max(N, parallelism) slots). In
  * BATCH mode the edge must not block, or inference would start only after the whole corpus was
  * tokenized: {@link FlinkDefaults} sets {@code execution.batch-shuffle-mode:
- * ALL_EXCHANGES_HYBRID_FULL} (where the cluster leaves it unset), so inference reads tokens while
- * tokenize runs. With N = 0 nothing changes: tokenize is chained to inference.
+ * ALL_EXCHANGES_HYBRID_FULL} on the embedded cluster (a cluster's TaskManagers need it in their
+ * configuration), so inference reads tokens while tokenize runs. With N = 0 nothing changes:
+ * tokenize is chained to inference.
  *
  * <pre>{@code
  * StageParallelism.ofTokenize(tokens, config);

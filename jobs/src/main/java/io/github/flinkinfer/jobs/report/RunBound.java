@@ -18,15 +18,20 @@ import java.util.TreeSet;
  * @param deviceBusy Σ model run time ÷ (window × devices), at most 1
  * @param hostLoads tokenize (÷ its subtasks), tensor, postprocess, write (÷ inference subtasks)
  * @param tokenizeChained whether tokenize ran in the inference subtasks' thread
+ * @param hostBusy Σ host phases (tokenize, tensor, postprocess, write) ÷ (window × host threads:
+ *     inference subtasks, plus tokenize subtasks when they are their own)
  * @param threadBusy chained only: Σ (tokenize + tensor + inference + post + write) ÷ (window ×
  *     inference subtasks); 0 otherwise
  * @param bound {@code device-bound}, {@code host-bound (<stage>)} or {@code upstream-bound}
  */
 public record RunBound(double windowMs, int devices, double deviceBusy, Map<String, Double> hostLoads,
-        boolean tokenizeChained, double threadBusy, String bound) {
+        double hostBusy, boolean tokenizeChained, double threadBusy, String bound) {
     /** Device busy at or above this: the device is what bounds the run. */
     public static final double DEVICE_BOUND = 0.8;
-    /** A host stage at or above this load (or a chained thread at {@link #DEVICE_BOUND}) bounds it. */
+    /**
+     * A host stage at or above this load, the host threads together at or above it, or a chained
+     * thread at {@link #DEVICE_BOUND}: the host bounds the run.
+     */
     public static final double HOST_BOUND = 0.4;
 
     /** The bound of a run whose tokenize ran at {@code tokenizeParallelism} subtasks (0 = chained). */
@@ -51,6 +56,8 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
         loads.put("tensor", phase(l, "tensorMs") / (window * inference));
         loads.put("postprocess", phase(l, "postprocessMs") / (window * inference));
         loads.put("write", phase(l, "writeMs") / (window * inference));
+        double host = (phase(l, "tokenizeMs") + phase(l, "tensorMs") + phase(l, "postprocessMs")
+                + phase(l, "writeMs")) / (window * (inference + (chained ? 0 : tokenizers)));
         double thread = chained ? (phase(l, "tokenizeMs") + phase(l, "tensorMs") + phase(l, "inferenceMs")
                 + phase(l, "postprocessMs") + phase(l, "writeMs")) / (window * inference) : 0;
         String top = loads.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
@@ -60,12 +67,12 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
             bound = "no batches";
         } else if (deviceBusy >= DEVICE_BOUND) {
             bound = "device-bound";
-        } else if (loads.get(top) >= HOST_BOUND || thread >= DEVICE_BOUND) {
+        } else if (loads.get(top) >= HOST_BOUND || host >= HOST_BOUND || thread >= DEVICE_BOUND) {
             bound = "host-bound (" + top + ")";
         } else {
             bound = "upstream-bound (read, parse, shuffle: no stage from tokenize on is busy)";
         }
-        return new RunBound(window, devices, deviceBusy, loads, chained, thread, bound);
+        return new RunBound(window, devices, deviceBusy, loads, host, chained, thread, bound);
     }
 
     private static double phase(RunLedger l, String name) {
@@ -78,6 +85,7 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
                 100 * deviceBusy, bound));
         hostLoads.forEach((stage, load) -> s.append(String.format(Locale.ROOT, "%s %.0f%%, ", stage, 100 * load)));
         s.setLength(s.length() - 2);
+        s.append(String.format(Locale.ROOT, "; host threads %.0f%% busy", 100 * hostBusy));
         s.append(tokenizeChained ? String.format(Locale.ROOT, " (tokenize chained with inference, thread busy %.0f%%)",
                 100 * threadBusy) : " (tokenize in its own subtasks)");
         s.append(String.format(Locale.ROOT, " over the %.1f s batch window, %d device%s", windowMs / 1000, devices,
