@@ -302,6 +302,9 @@ public final class Contender {
         if (variant.params().containsKey("tp")) {
             args.addAll(List.of("--tokenize-parallelism", variant.params().get("tp")));
         }
+        if (variant.params().containsKey("mode")) {
+            args.addAll(List.of("--runtime-mode", variant.params().get("mode").toUpperCase(java.util.Locale.ROOT)));
+        }
         if (variant.params().containsKey("par")) { // inference subtasks (default: --threads)
             args.set(args.indexOf("--parallelism") + 1, variant.params().get("par"));
         }

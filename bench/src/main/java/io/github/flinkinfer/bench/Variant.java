@@ -22,6 +22,7 @@ import java.util.TreeMap;
  *       their own); {@code par=N}: its inference subtasks (default {@code --threads});
  *   <li>{@code rate=TOKENS_PER_S}, {@code launch=MICROS}, {@code devices=N}: the simulated device
  *       of {@code sim-device} (see {@code HostCeiling#simulatedDevice});
+ *   <li>{@code mode=batch|streaming}: the job's {@code --runtime-mode};
  *   <li>{@code docs=N}: this contender's documents instead of {@code --docs} (parent side);
  *   <li>{@code heap=SIZE}: fixed heap ({@code -Xms=-Xmx=SIZE}, pre-touched) instead of the
  *       default, so peak RSS does not follow heap growth (parent side).
@@ -44,7 +45,7 @@ record Variant(String base, Map<String, String> params) {
         }
         for (String key : params.keySet()) {
             if (!key.startsWith("ort.") && !java.util.List.of("budget", "edges", "spin", "opt", "profile", "jfr", "heap", "overlap",
-                    "tp", "par", "rate", "launch", "devices", "docs")
+                    "tp", "par", "rate", "launch", "devices", "docs", "mode")
                     .contains(key)) {
                 throw new IllegalArgumentException("unknown lever '" + key + "' in '" + name + "'");
             }

@@ -1,7 +1,6 @@
 package io.github.flinkinfer.jobs;
 
 import java.time.Duration;
-import org.apache.flink.api.common.BatchShuffleMode;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -30,11 +29,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       inference slot is a sizing decision, not something to infer from bytes read);</li>
  *   <li>{@code execution.attached}: true (so in application mode the driver waits for the job
  *       and judges it; {@code flink run --detached} sets it false explicitly and keeps that);</li>
- *   <li>{@code execution.batch-shuffle-mode}: ALL_EXCHANGES_HYBRID_FULL on the embedded cluster
- *       when {@code --tokenize-parallelism} is set (tokens reach inference while tokenize still
- *       runs; with blocking exchanges inference would start only after the whole corpus was
- *       tokenized). A cluster's TaskManagers need it in their own configuration
- *       (docs/operations.md, "Sizing a GPU TaskManager");</li>
  *   <li>{@code pipeline.generic-types}: false (every record type is a POJO or Avro: fail fast
  *       if anything would fall back to Kryo).</li>
  * </ul>
@@ -58,12 +52,6 @@ public final class FlinkDefaults {
         effective.addAll(Configuration.fromMap(probe.getConfiguration().toMap()));
         Configuration conf = new Configuration(base);
         conf.addAll(defaults(effective, o));
-        if (probe instanceof LocalStreamEnvironment && o.tokenizeParallelism > 0
-                && !isSet(effective, ExecutionOptions.BATCH_SHUFFLE_MODE)) {
-            // tokenize in its own subtasks feeds inference while it runs, not after it finished;
-            // only where we start the TaskManagers: theirs must be configured for hybrid shuffle
-            conf.set(ExecutionOptions.BATCH_SHUFFLE_MODE, BatchShuffleMode.ALL_EXCHANGES_HYBRID_FULL);
-        }
         return probe instanceof LocalStreamEnvironment
                 ? EmbeddedEnvironment.create(conf)
                 : StreamExecutionEnvironment.getExecutionEnvironment(conf);

@@ -7,12 +7,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 /**
  * The CPU stages at their own parallelism ({@code --tokenize-parallelism N}): dedupe and tokenize
  * run as one task of N subtasks, and their token ids are rebalanced to the inference subtasks,
- * which share slots with them (one slot group, so a job needs max(N, parallelism) slots). In
- * BATCH mode the edge must not block, or inference would start only after the whole corpus was
- * tokenized: {@link FlinkDefaults} sets {@code execution.batch-shuffle-mode:
- * ALL_EXCHANGES_HYBRID_FULL} on the embedded cluster (a cluster's TaskManagers need it in their
- * configuration), so inference reads tokens while tokenize runs. With N = 0 nothing changes:
- * tokenize is chained to inference.
+ * which share slots with them (one slot-sharing group, so a job needs max(N, parallelism)
+ * slots). In STREAMING mode the edge is pipelined: inference runs while tokenize does, which is
+ * what feeds a GPU. In BATCH mode Flink's blocking exchange makes them run one after the other
+ * (each stage with the cores to itself; measured in docs/benchmarks/device-sim.md). With N = 0
+ * nothing changes: tokenize is chained to inference.
  *
  * <pre>{@code
  * StageParallelism.ofTokenize(tokens, config);

@@ -29,8 +29,9 @@ class TokenizeParallelismITCase extends ClusterTestBase {
 
     @Test
     void tokenizeAndDedupeRunAtTheirOwnParallelismBesideInference() {
-        RunOptions o = Jobs.options("--input", "in.jsonl", "--output", "out", "--parallelism", "1",
-                "--tokenize-parallelism", "3");
+        Path input = writeCorpus(Corpus.sample(10));
+        RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
+                "--parallelism", "1", "--tokenize-parallelism", "3");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         InferencePipeline.build(env, o, "graph", ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
