@@ -58,8 +58,10 @@ public final class Bench implements Callable<Integer> {
     int maxBatchTokens;
 
     @Option(names = "--contenders", split = ",", description = "Subset of: " + "arrival-batch32, batch1,"
-            + " langchain4j, bare-1x2, bare-2x1, flink, sql, int8-bare-1x2; each may carry levers"
-            + " (name@key=value+key=value: budget, spin, opt, ort.KEY, profile, jfr, heap; see Variant)")
+            + " langchain4j, bare-1x2, bare-2x1, flink, sql, int8-bare-1x2, and (not run by default)"
+            + " host-ceiling, sim-device, tokenize-only, write-only (the fixture model, HostCeiling);"
+            + " each may carry levers (name@key=value+key=value: budget, spin, opt, ort.KEY, profile,"
+            + " jfr, heap, overlap, tp, par, rate, launch, devices, docs; see Variant)")
     List<String> contenders = new ArrayList<>(DEFAULT_CONTENDERS);
 
     @Option(names = "--memory-check", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -93,6 +95,7 @@ public final class Bench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ensureCorpus();
+        ensureFixture();
         Path tmp = Files.createTempDirectory("bench");
         Map<String, Object> machine = Machine.describe();
         System.out.println("machine: " + machine);
@@ -152,6 +155,22 @@ public final class Bench implements Callable<Integer> {
                 + (memoryCheck ? "" : " --no-memory-check") + (profiles ? "" : " --no-profiles");
     }
 
+    /** Contenders that run the benchmark fixture model (HostCeiling), built on first use. */
+    static final List<String> ON_FIXTURE = List.of("host-ceiling", "sim-device", "tokenize-only", "write-only");
+
+    private void ensureFixture() throws Exception {
+        if (Files.exists(Path.of(HostCeiling.FIXTURE_CARD))
+                || contenders.stream().noneMatch(c -> ON_FIXTURE.contains(Variant.parse(c).base()))) {
+            return;
+        }
+        System.out.println("Building the fixture model (bench/fixture/build-fixture-model.sh) ...");
+        Process p = new ProcessBuilder("bash", "bench/fixture/build-fixture-model.sh").inheritIO()
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("bench/fixture/build-fixture-model.sh failed");
+        }
+    }
+
     private void ensureCorpus() throws Exception {
         if (Files.exists(corpus)) {
             return;
@@ -173,6 +192,7 @@ public final class Bench implements Callable<Integer> {
     /** Runs one contender in a fresh JVM and returns its RESULT line. */
     Map<String, Object> child(String contender, int n, Path tmp) throws Exception {
         Variant variant = Variant.parse(contender);
+        n = variant.params().containsKey("docs") ? Integer.parseInt(variant.params().get("docs")) : n;
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {

@@ -57,6 +57,7 @@ final class BenchReport {
                     Bench.num(med.get("sql"), "itemsPerSecond") / Bench.num(med.get("flink"), "itemsPerSecond"),
                     Bench.num(med.get("sql"), "e2eItemsPerSecond"), Bench.num(med.get("flink"), "e2eItemsPerSecond")));
         }
+        hostPath(b, med);
         b.append("\n## Ratios (items/s, medians)\n\n| ratio | value |\n|---|---:|\n");
         ratios.forEach((k, v) -> b.append(String.format(Locale.ROOT, "| %s | %.2f× |%n", k, ((Number) v).doubleValue())));
         Map<String, Object> int8 = med.get("int8-bare-1x2");
@@ -186,5 +187,35 @@ final class BenchReport {
         }
         return String.join(" / ", List.of("p50BatchMs", "p90BatchMs", "p95BatchMs", "p99BatchMs").stream()
                 .map(k -> String.format(Locale.ROOT, "%.0f", Bench.num(m, k))).toList());
+    }
+
+    /**
+     * The fixture-model contenders (HostCeiling): per-core (job) or per-thread (stage alone) rates,
+     * the simulated device's busy share and the run's bound line.
+     */
+    private static void hostPath(StringBuilder b, Map<String, Map<String, Object>> med) {
+        List<String> rows = med.keySet().stream()
+                .filter(c -> Bench.ON_FIXTURE.contains(Variant.parse(c).base())).toList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        b.append("\n## Host path (fixture model) and simulated device\n\n")
+                .append("Jobs: items/s and real tokens/s over the timed window ÷ cores (per core), and")
+                .append(" job-wide (succeeded ÷ the whole wall, submission to end) ÷ cores; stages alone: per")
+                .append(" thread. Device busy: simulated device time ÷ (window × devices). Bound: the run")
+                .append(" report's line (docs/measurement.md, \"What bounds a run\"), from the first round.\n\n")
+                .append("| contender | items/s | items/s per core (thread) | real tokens/s per core (thread) |")
+                .append(" job-wide tokens/s per core | device busy | bound |\n|---|---:|---:|---:|---:|---:|---|\n");
+        for (String c : rows) {
+            Map<String, Object> m = med.get(c);
+            boolean job = m.containsKey("itemsPerSecondPerCore");
+            b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %s | %s | %s |%n", c,
+                    Bench.num(m, "itemsPerSecond"),
+                    Bench.num(m, job ? "itemsPerSecondPerCore" : "itemsPerSecondPerThread"),
+                    Bench.num(m, job ? "realTokensPerSecondPerCore" : "realTokensPerSecondPerThread"),
+                    job ? String.format(Locale.ROOT, "%.0f", Bench.num(m, "jobWideRealTokensPerSecondPerCore")) : "",
+                    m.get("deviceBusy") instanceof Number d ? String.format(Locale.ROOT, "%.0f%%", 100 * d.doubleValue()) : "",
+                    m.get("boundLine") == null ? "" : m.get("boundLine")));
+        }
     }
 }

@@ -9,6 +9,8 @@ import io.github.flinkinfer.jobs.EmbeddingJob;
 import io.github.flinkinfer.jobs.sql.SqlEmbedding;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.BatchMetricsReader;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.bench.device.SimulatedDeviceFactory;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
@@ -73,6 +75,10 @@ public final class Contender {
             case "bare-1x2" -> c.bareLoop("all-minilm-l6-v2");
             case "bare-2x1" -> c.bareParallel();
             case "flink" -> c.flink("all-minilm-l6-v2");
+            case "host-ceiling" -> c.flink(HostCeiling.FIXTURE_CARD);
+            case "sim-device" -> c.flink(HostCeiling.FIXTURE_CARD);
+            case "tokenize-only" -> HostCeiling.tokenizeOnly(c);
+            case "write-only" -> HostCeiling.writeOnly(c);
             case "flink-int8" -> c.flink("all-minilm-l6-v2-q");
             case "sql" -> c.sql("all-minilm-l6-v2");
             case "int8-bare-1x2" -> c.int8();
@@ -84,6 +90,7 @@ public final class Contender {
         s.extra.put("maxBatchTokens", c.maxBatchTokens);
         // The max length the contender really ran at; ratios only compare equal ones.
         s.extra.putIfAbsent("maxLength", c.options(1).effectiveMaxLength(ModelCard.builtIn("all-minilm-l6-v2")));
+        s.extra.putIfAbsent("cores", Runtime.getRuntime().availableProcessors());
         System.out.println("RESULT " + new ObjectMapper().writeValueAsString(s.toMap(args[0])));
         System.exit(0);
     }
@@ -274,8 +281,6 @@ public final class Contender {
 
     /** (5): the full Flink job on the embedded cluster: read, tokenize, batch, infer, write Parquet. */
     Stats flink(String model) throws Exception {
-        ModelCard card = ModelCard.builtIn(model);
-        Flops flops = new Flops(card.shape);
         Path input = BenchCorpus.writeJsonl(docs, Files.createTempFile(tmp, "corpus", ".jsonl"));
         Path out = Files.createTempDirectory(tmp, "flink-out");
         RunOptions o = new RunOptions();
@@ -294,11 +299,24 @@ public final class Contender {
         if (variant.params().containsKey("overlap")) {
             args.addAll(List.of("--overlap", variant.params().get("overlap").toUpperCase(java.util.Locale.ROOT)));
         }
+        if (variant.params().containsKey("tp")) {
+            args.addAll(List.of("--tokenize-parallelism", variant.params().get("tp")));
+        }
+        if (variant.params().containsKey("mode")) {
+            args.addAll(List.of("--runtime-mode", variant.params().get("mode").toUpperCase(java.util.Locale.ROOT)));
+        }
+        if (variant.params().containsKey("par")) { // inference subtasks (default: --threads)
+            args.set(args.indexOf("--parallelism") + 1, variant.params().get("par"));
+        }
         new CommandLine(o).parseArgs(args.toArray(String[]::new));
+        ModelCard card = o.modelCard();
+        Flops flops = card.shape == null ? null : new Flops(card.shape);
+        SimulatedDeviceFactory sim = variant.base().equals("sim-device") ? simulatedDevice(o) : null;
         Stats s = new Stats();
         long cpu0 = s.start();
-        var summary = EmbeddingJob.run(o,
-                io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
+        var env = io.github.flinkinfer.jobs.FlinkDefaults.environment(o);
+        var summary = sim == null ? EmbeddingJob.run(o, env)
+                : io.github.flinkinfer.jobs.InferenceRun.execute(new io.github.flinkinfer.jobs.EmbeddingTask(), o, env, sim);
         s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;
@@ -309,8 +327,9 @@ public final class Contender {
                     int rows = m.items;
                     int paddedLen = (int) (m.paddedTokens / Math.max(1, rows));
                     double meanLen = (double) m.realTokens / Math.max(1, rows);
-                    s.batch(rows, m.realTokens, paddedLen, rows * flops.sequence((int) Math.round(meanLen)),
-                            flops.batch(rows, paddedLen), m.totalMs);
+                    s.batch(rows, m.realTokens, paddedLen,
+                            flops == null ? 0 : rows * flops.sequence((int) Math.round(meanLen)),
+                            flops == null ? 0 : flops.batch(rows, paddedLen), m.totalMs);
                     if (m.modelLoadMs > 0) {
                         firstReady = Math.min(firstReady, m.subtaskOpenedAtMillis + m.modelLoadMs);
                     }
@@ -323,7 +342,13 @@ public final class Contender {
         s.windowEndMillis = lastEnd;
         s.e2eSeconds = summary.wallSeconds;
         s.extra.put("timer", "models loaded -> last batch written (from metrics); e2e = env.execute wall");
+        HostCeiling.describe(s, summary, o, sim);
         return s;
+    }
+
+    /** The simulated device of a {@code sim-device} contender, from its levers (HostCeiling.simulatedDevice). */
+    private SimulatedDeviceFactory simulatedDevice(RunOptions o) {
+        return HostCeiling.simulatedDevice(variant, ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()));
     }
 
     /**

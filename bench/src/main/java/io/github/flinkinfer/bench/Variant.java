@@ -18,6 +18,12 @@ import java.util.TreeMap;
  *   <li>{@code ort.KEY=VALUE}: any ONNX Runtime session config entry;
  *   <li>{@code profile=1}: ONNX Runtime's per-operator profile, summarized into the result;
  *   <li>{@code jfr=1}: a JFR recording of the contender JVM, summarized by phase (parent side);
+ *   <li>{@code tp=N}: the job's {@code --tokenize-parallelism} (dedupe + tokenize in N subtasks of
+ *       their own); {@code par=N}: its inference subtasks (default {@code --threads});
+ *   <li>{@code rate=TOKENS_PER_S}, {@code launch=MICROS}, {@code devices=N}: the simulated device
+ *       of {@code sim-device} (see {@code HostCeiling#simulatedDevice});
+ *   <li>{@code mode=batch|streaming}: the job's {@code --runtime-mode};
+ *   <li>{@code docs=N}: this contender's documents instead of {@code --docs} (parent side);
  *   <li>{@code heap=SIZE}: fixed heap ({@code -Xms=-Xmx=SIZE}, pre-touched) instead of the
  *       default, so peak RSS does not follow heap growth (parent side).
  * </ul>
@@ -38,7 +44,8 @@ record Variant(String base, Map<String, String> params) {
             params.put(kv.substring(0, eq), kv.substring(eq + 1));
         }
         for (String key : params.keySet()) {
-            if (!key.startsWith("ort.") && !java.util.List.of("budget", "edges", "spin", "opt", "profile", "jfr", "heap", "overlap")
+            if (!key.startsWith("ort.") && !java.util.List.of("budget", "edges", "spin", "opt", "profile", "jfr", "heap", "overlap",
+                    "tp", "par", "rate", "launch", "devices", "docs", "mode")
                     .contains(key)) {
                 throw new IllegalArgumentException("unknown lever '" + key + "' in '" + name + "'");
             }

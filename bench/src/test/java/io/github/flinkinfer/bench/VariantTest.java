@@ -33,6 +33,15 @@ class VariantTest {
     }
 
     @Test
+    void stageAndDeviceLeversAreKnown() {
+        Variant v = Variant.parse("sim-device@rate=50000+launch=200+devices=2+tp=2+par=1+docs=6000");
+        assertThat(v.base()).isEqualTo("sim-device");
+        assertThat(v.params()).containsEntry("rate", "50000").containsEntry("launch", "200")
+                .containsEntry("devices", "2").containsEntry("tp", "2").containsEntry("par", "1")
+                .containsEntry("docs", "6000");
+    }
+
+    @Test
     void unknownOrMalformedLeversAreRefused() {
         assertThatThrownBy(() -> Variant.parse("bare-1x2@turbo=1"))
                 .hasMessageContaining("unknown lever 'turbo'");

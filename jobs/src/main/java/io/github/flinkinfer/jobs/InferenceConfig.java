@@ -27,6 +27,8 @@ import io.github.flinkinfer.operators.metrics.CostModel;
  * @param cost prices for the cost report
  * @param qualityGate the reference check of a sample of outputs; null = off
  * @param overlap whether model calls run on their own thread
+ * @param tokenizeParallelism subtasks of dedupe + tokenize in their own task; 0 = chained with
+ *     inference (docs/operations.md, "Sizing a GPU TaskManager")
  */
 public record InferenceConfig(
         RunOptions.DuplicatePolicy duplicates,
@@ -38,7 +40,8 @@ public record InferenceConfig(
         BatchingConfig batching,
         CostModel cost,
         QualityGate qualityGate,
-        BatchInferenceOperator.Overlap overlap) {
+        BatchInferenceOperator.Overlap overlap,
+        int tokenizeParallelism) {
 
     /** True when unchanged documents of {@link #previousOutput} are carried over, not inferred. */
     public boolean incremental() {

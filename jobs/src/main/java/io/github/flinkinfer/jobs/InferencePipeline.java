@@ -39,7 +39,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *             └───────────┴────────────┴──────────────┴──────────▶ errors   (one row per failed input)
  * </pre>
  *
- * Tokenize and batch+infer are chained in one task, so tokens never cross the network. Sources
+ * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
+ * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
  * and sinks are chosen from the options; the middle is {@link #infer}. {@link #build} is the one
  * place that reads the options: each stage gets its own config record ({@link InputConfig},
  * {@link InferenceConfig}, {@link OutputConfig}, {@link ErrorBudget}).
@@ -109,6 +110,7 @@ public final class InferencePipeline {
                             .process(new DeduplicateFunction(config.batchMode()))
                             .name("deduplicate-ids")
                             .uid("deduplicate-ids");
+            StageParallelism.ofTokenize(deduped, config); // chained with tokenize
             errors.add(deduped.getSideOutput(Outputs.ERRORS));
             unique = deduped;
         } else {
@@ -120,11 +122,12 @@ public final class InferencePipeline {
                                 config.chunking()))
                         .name("tokenize")
                         .uid("tokenize");
+        StageParallelism.ofTokenize(tokens, config);
         errors.add(tokens.getSideOutput(Outputs.ERRORS));
         accounting.tally(tokens, "model-inputs",
                 (l, t) -> l.addItem(t.chunk == null || t.chunk.chunkIndex <= 0));
         SingleOutputStreamOperator<InferenceResult> results =
-                tokens.transform(
+                StageParallelism.toInference(tokens, config).transform(
                                 "batch-and-infer",
                                 TypeInformation.of(InferenceResult.class),
                                 BatchInferenceOperator.builder(model, config.batching(), runId)

@@ -52,7 +52,8 @@ public final class InferenceRun {
         EmbeddedEnvironment embedded = env instanceof EmbeddedEnvironment e ? e : null;
         int parallelism = o.parallelism > 0 ? o.parallelism : env.getParallelism();
         if (embedded != null) {
-            embedded.prestart(parallelism); // comes up while the checks below run
+            // comes up while the checks below run, with a slot per subtask of the widest stage
+            embedded.prestart(Math.max(parallelism, o.tokenizeParallelism));
         }
         PreparedSessions.Batch ahead = null;
         try {

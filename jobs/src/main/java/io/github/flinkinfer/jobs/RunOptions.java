@@ -122,6 +122,13 @@ public class RunOptions {
                     + " cluster default otherwise).")
     public int parallelism;
 
+    @Option(names = "--tokenize-parallelism", defaultValue = "0",
+            description = "Subtasks that dedupe and tokenize, in their own task beside inference"
+                    + " (slot sharing; a rebalance to the inference subtasks), e.g. the cores per"
+                    + " GPU TaskManager (0 = chained with inference, at --parallelism; see"
+                    + " docs/operations.md, \"Sizing a GPU TaskManager\"). Default: ${DEFAULT-VALUE}.")
+    public int tokenizeParallelism;
+
     @Option(names = "--intra-op-threads", defaultValue = "1",
             description = "ONNX Runtime threads per inference subtask (0 = ORT default)."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -277,6 +284,9 @@ public class RunOptions {
         if (maxRecordBytes <= 0) {
             throw new IllegalArgumentException("--max-record-bytes must be > 0");
         }
+        if (tokenizeParallelism < 0) {
+            throw new IllegalArgumentException("--tokenize-parallelism must be >= 0 (0 = chained with inference)");
+        }
         if (inputs.isEmpty() == !kafka.readsKafka()) {
             throw new IllegalArgumentException("give either --input or --kafka-topic/--kafka-topic-pattern");
         }
@@ -302,6 +312,6 @@ public class RunOptions {
     public InferenceConfig inferenceConfig(RuntimeOptions runtime) {
         return new InferenceConfig(duplicates, isBatchMode(), overlong, index.chunking(),
                 index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
-                quality.gate(runtime, model), overlap);
+                quality.gate(runtime, model), overlap, tokenizeParallelism);
     }
 }

@@ -58,6 +58,8 @@ public final class RunSummary {
     public double realTokensPerSecond;
     public Map<String, Double> batchLatencyMs = new LinkedHashMap<>();
     public Map<String, Double> phaseTotalsMs = new LinkedHashMap<>();
+    /** What bounds the run: device busy and the host stage that kept it waiting (docs/measurement.md). */
+    public io.github.flinkinfer.jobs.report.RunBound bound;
     public Cost cost = new Cost();
     public Quality quality = new Quality();
     public Series series = new Series();
@@ -169,6 +171,8 @@ public final class RunSummary {
         r.skippedTokens = ledger.skippedTokens;
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
         r.series(ledger, submitted);
+        r.bound = io.github.flinkinfer.jobs.report.RunBound.of(ledger,
+                runInfo == null ? 0 : runInfo.path("settings").path("--tokenize-parallelism").asInt(0));
         r.workload = WorkloadContract.fromRunInfo(r.runInfo);
         return r;
     }
@@ -308,6 +312,9 @@ public final class RunSummary {
         out.printf("  batch latency ms   p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f%n",
                 batchLatencyMs.get("p50"), batchLatencyMs.get("p90"), batchLatencyMs.get("p95"),
                 batchLatencyMs.get("p99"), batchLatencyMs.get("max"));
+        if (bound != null && batches > 0) {
+            out.printf("  bound              %s%n", bound.line());
+        }
         printColdStart(out);
         if (afterJob != null) {
             out.printf("  after the job      %.2f s to the report written, %,d KiB allocated by the driver,"

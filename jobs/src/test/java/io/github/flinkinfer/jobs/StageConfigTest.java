@@ -56,6 +56,7 @@ class StageConfigTest {
         assertThat(config.cost()).isEqualTo(CostModel.FREE);
         assertThat(config.qualityGate()).isNull();
         assertThat(config.overlap()).isEqualTo(BatchInferenceOperator.Overlap.AUTO);
+        assertThat(config.tokenizeParallelism()).isZero(); // chained with inference
     }
 
     @Test

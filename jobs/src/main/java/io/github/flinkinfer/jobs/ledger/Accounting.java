@@ -36,9 +36,13 @@ public final class Accounting {
     }
 
     private <T> DataStream<T> add(DataStream<T> records, String name, LedgerTally<T> tally) {
-        partials.add(records.transform("ledger-" + name, Types.STRING, tally)
+        var partial = records.transform("ledger-" + name, Types.STRING, tally)
                 .uid("ledger-" + name)
-                .name("ledger-" + name));
+                .name("ledger-" + name);
+        if (records.getParallelism() > 0) { // chained to its stage, whatever that stage's parallelism
+            partial.setParallelism(records.getParallelism());
+        }
+        partials.add(partial);
         return records;
     }
 

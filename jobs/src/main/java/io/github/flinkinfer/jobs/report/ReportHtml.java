@@ -49,6 +49,10 @@ public final class ReportHtml {
             }
             b.append("<figure><figcaption>Token lengths</figcaption>").append(chart("chart-tokens", ""))
                     .append("</figure></div>");
+            if (r.bound != null) {
+                b.append("<p class=\"note\">What bounds this run (docs/measurement.md): ")
+                        .append(esc(r.bound.line())).append("</p>");
+            }
             ReportTables.subtasks(b, r);
         }
         ReportTables.details(b, r);
@@ -86,6 +90,9 @@ public final class ReportHtml {
         kpi(b, "batch latency", "p50 " + num(r.batchLatencyMs.getOrDefault("p50", 0.0)) + " ms",
                 "p99 " + num(r.batchLatencyMs.getOrDefault("p99", 0.0)) + " ms");
         kpi(b, "padding efficiency", num(r.paddingEfficiency), count(r.realTokens) + " real tokens");
+        if (r.bound != null && r.batches > 0) {
+            kpi(b, "device busy", Math.round(100 * r.bound.deviceBusy()) + "%", esc(r.bound.bound()));
+        }
         if (r.cost.total > 0) {
             kpi(b, "cost", money(r.cost.total, r.cost.currency),
                     HumanNumbers.perMillion(r.cost.perSuccessfulItem, r.cost.currency, "items"));

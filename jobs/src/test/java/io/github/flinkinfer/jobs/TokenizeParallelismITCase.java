@@ -1,0 +1,85 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code --tokenize-parallelism}: dedupe and tokenize run at their own parallelism, chained
+ * together, and hand their tokens to the inference subtasks over a rebalance; the run loses
+ * nothing, drops the duplicate once, and writes the embeddings the chained job writes, bit for bit.
+ */
+class TokenizeParallelismITCase extends ClusterTestBase {
+
+    @Test
+    void tokenizeAndDedupeRunAtTheirOwnParallelismBesideInference() {
+        Path input = writeCorpus(Corpus.sample(10));
+        RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
+                "--parallelism", "1", "--tokenize-parallelism", "3");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        InferencePipeline.build(env, o, "graph", ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
+                new EmbeddingTask());
+        StreamGraph graph = env.getStreamGraph();
+        StreamNode dedupe = node(graph, "deduplicate-ids");
+        StreamNode tokenize = node(graph, "tokenize");
+        StreamNode infer = node(graph, "batch-and-infer");
+        assertThat(dedupe.getParallelism()).isEqualTo(3);
+        assertThat(tokenize.getParallelism()).isEqualTo(3);
+        assertThat(infer.getParallelism()).isEqualTo(1);
+        assertThat(tokenize.getOutEdges()).filteredOn(e -> e.getTargetId() == infer.getId())
+                .singleElement().satisfies(e -> assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class));
+        // the tally of the tokenizer's outputs stays chained to it: same parallelism, no shuffle
+        assertThat(node(graph, "ledger-model-inputs").getParallelism()).isEqualTo(3);
+    }
+
+    @Test
+    void aRunWithItsOwnTokenizeSubtasksWritesWhatTheChainedRunWrites() throws Exception {
+        Map<String, String> corpus = Corpus.sample(240);
+        Path input = writeCorpus(corpus);
+        String first = corpus.keySet().iterator().next();
+        Files.writeString(input, "{\"id\":\"" + first + "\",\"text\":\"a second record with the same id\"}\n",
+                StandardOpenOption.APPEND);
+
+        RunSummary split = embed(input, tmp.resolve("split"), "split", "--parallelism", "1",
+                "--tokenize-parallelism", "2", "--max-batch-tokens", "512");
+        RunSummary chained = embed(input, tmp.resolve("chained"), "chained", "--parallelism", "2",
+                "--max-batch-tokens", "512");
+
+        assertThat(split.reconciliation.ok()).isTrue();
+        assertThat(split.succeeded).isEqualTo(corpus.size());
+        assertThat(split.duplicates).isEqualTo(1);
+        assertThat(split.bound.tokenizeChained()).isFalse();
+        assertThat(chained.bound.tokenizeChained()).isTrue();
+        Map<String, GenericRecord> a = Outputs.embeddings(tmp.resolve("split"));
+        Map<String, GenericRecord> b = Outputs.embeddings(tmp.resolve("chained"));
+        assertThat(a.keySet()).containsExactlyInAnyOrderElementsOf(corpus.keySet());
+        assertThat(vectors(a)).isEqualTo(vectors(b));
+    }
+
+    private static Map<String, String> vectors(Map<String, GenericRecord> rows) {
+        return rows.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+                e -> String.valueOf(e.getValue().get("embedding")), (x, y) -> x, TreeMap::new));
+    }
+
+    private static StreamNode node(StreamGraph graph, String name) {
+        return graph.getStreamNodes().stream().filter(n -> n.getOperatorName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no operator " + name));
+    }
+}
