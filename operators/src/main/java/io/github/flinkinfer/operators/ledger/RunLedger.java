@@ -237,10 +237,37 @@ public final class RunLedger {
         return position;
     }
 
-    /** A document the parsers emitted. */
+    /**
+     * A document the parsers emitted. Per record, so the count of the current source is kept in a
+     * field until the source changes (a reader reads one file at a time): no map lookup, no
+     * substring per record.
+     */
     public void addParsed(String position) {
         parsed++;
-        readBySource.merge(sourceOf(position), 1L, Long::sum);
+        if (currentSource == null || !ofSource(position, currentSource)) {
+            settle();
+            currentSource = sourceOf(position);
+        }
+        currentCount++;
+    }
+
+    @JsonIgnore private transient String currentSource;
+    @JsonIgnore private transient long currentCount;
+
+    /** Whether {@code position} is a line or offset of {@code source}. */
+    private static boolean ofSource(String position, String source) {
+        int n = source.length();
+        return position.length() > n + 1 && position.startsWith(source)
+                && (position.charAt(n) == ':' || position.charAt(n) == '@')
+                && Math.max(position.lastIndexOf(':'), position.lastIndexOf('@')) == n;
+    }
+
+    /** Adds the current source's pending count to {@link #readBySource}. */
+    private void settle() {
+        if (currentCount > 0) {
+            readBySource.merge(currentSource, currentCount, Long::sum);
+            currentCount = 0;
+        }
     }
 
     /** An error row; a parse failure is also an input read from its source. */
@@ -316,6 +343,8 @@ public final class RunLedger {
 
     /** Adds {@code o} to this ledger (partials of subtasks, stages and checkpoints). */
     public void merge(RunLedger o) {
+        settle();
+        o.settle();
         o.readBySource.forEach((k, v) -> readBySource.merge(k, v, Long::sum));
         parsed += o.parsed;
         duplicates += o.duplicates;
@@ -363,6 +392,7 @@ public final class RunLedger {
     /** Inputs read from every source. */
     @JsonIgnore
     public long read() {
+        settle();
         return readBySource.values().stream().mapToLong(Long::longValue).sum();
     }
 
@@ -416,6 +446,7 @@ public final class RunLedger {
     }
 
     public String toJson() {
+        settle();
         try {
             return JSON.writeValueAsString(this);
         } catch (IOException e) {

@@ -93,6 +93,19 @@ class RunLedgerTest {
     }
 
     @Test
+    void parsedRecordsAreCountedPerSourceAcrossSourceChanges() {
+        RunLedger l = new RunLedger();
+        for (String p : new String[] {"/a/part.jsonl:1", "/a/part.jsonl:2", "/b/part.jsonl:1", "/a/part.jsonl:3",
+                "/a/part.jsonl.gz:1", "t-0@7", "t-0@8"}) {
+            l.addParsed(p);
+        }
+        assertThat(l.read()).isEqualTo(7);
+        assertThat(RunLedger.fromJson(l.toJson()).readBySource).containsExactly(java.util.Map.entry("/a/part.jsonl", 3L),
+                java.util.Map.entry("/a/part.jsonl.gz", 1L), java.util.Map.entry("/b/part.jsonl", 1L),
+                java.util.Map.entry("t-0", 2L));
+    }
+
+    @Test
     void sourcesAreWholePathsWithoutLineOrOffset() {
         assertThat(RunLedger.sourceOf("/a/b/part.jsonl:12")).isEqualTo("/a/b/part.jsonl");
         assertThat(RunLedger.sourceOf("s3://bucket/x/part.jsonl:3")).isEqualTo("s3://bucket/x/part.jsonl");
