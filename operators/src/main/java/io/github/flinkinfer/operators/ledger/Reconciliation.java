@@ -20,9 +20,9 @@ public record Reconciliation(boolean ok, String statement, List<String> mismatch
         List<String> bad = new ArrayList<>();
         long read = l.read();
         long beforeModel = l.failedBeforeModel();
-        check(bad, "read = parsed + failed to parse", read, l.parsed + parseFailures(l));
+        check(bad, "read = parsed + failed to parse", read, l.parsed + l.failedToParse());
         check(bad, "parsed = duplicates + skipped + failed before the model + passed to the model",
-                l.parsed, l.duplicates + l.skipped + (beforeModel - parseFailures(l)) + l.toModelDocs);
+                l.parsed, l.duplicates + l.skipped + (beforeModel - l.failedToParse()) + l.toModelDocs);
         check(bad, "model inputs = succeeded + failed", l.items, l.succeeded + l.failedItems());
         if (l.written != null) {
             check(bad, "rows written = succeeded + carried/pooled rows", l.written, l.succeeded + l.extraRows);
@@ -36,16 +36,6 @@ public record Reconciliation(boolean ok, String statement, List<String> mismatch
                 : f("read %,d = succeeded %,d + failed %,d + skipped %,d + duplicates %,d", read,
                         l.succeeded, l.failed(), l.skipped, l.duplicates);
         return new Reconciliation(bad.isEmpty(), statement, List.copyOf(bad));
-    }
-
-    private static long parseFailures(RunLedger l) {
-        long n = 0;
-        for (var e : l.failedByReason.entrySet()) {
-            if (e.getKey().startsWith("parse/")) {
-                n += e.getValue();
-            }
-        }
-        return n - l.duplicates;
     }
 
     private static void check(List<String> bad, String equation, long left, long right) {

@@ -405,13 +405,23 @@ public final class RunLedger {
     /** Error rows of the stages before the model (parse, dedupe, tokenize), duplicates excluded. */
     @JsonIgnore
     public long failedBeforeModel() {
+        return errorRowsOf(ErrorRecord.PARSE) + errorRowsOf(ErrorRecord.TOKENIZE) - duplicates;
+    }
+
+    /** Inputs read that failed to parse (duplicates, also parse-stage rows, excluded). */
+    @JsonIgnore
+    public long failedToParse() {
+        return errorRowsOf(ErrorRecord.PARSE) - duplicates;
+    }
+
+    private long errorRowsOf(String stage) {
         long n = 0;
         for (Map.Entry<String, Long> e : failedByReason.entrySet()) {
-            if (beforeModel(e.getKey())) {
+            if (e.getKey().startsWith(stage + "/")) {
                 n += e.getValue();
             }
         }
-        return n - duplicates;
+        return n;
     }
 
     /**
@@ -434,10 +444,6 @@ public final class RunLedger {
     @JsonIgnore
     public long failed() {
         return errorRows() - duplicates;
-    }
-
-    private static boolean beforeModel(String stageReason) {
-        return stageReason.startsWith(ErrorRecord.PARSE + "/") || stageReason.startsWith(ErrorRecord.TOKENIZE + "/");
     }
 
     /** Whether every input read is accounted for exactly once (docs/errors.md, "Accounting"). */
