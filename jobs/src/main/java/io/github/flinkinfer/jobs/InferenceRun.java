@@ -138,7 +138,6 @@ public final class InferenceRun {
             summary.clusterStart = new RunSummary.ClusterStart(c.seconds(),
                     (c.readyAtMillis() - (long) info.get("submittedAtMillis")) / 1000.0, c.taken());
         }
-        task.summarize(summary, result, o);
         io.github.flinkinfer.jobs.report.RunReports.write(summary, out);
         summary.afterJob = afterJob.stop();
         io.github.flinkinfer.jobs.push.RunMetrics.judgeAndPush(o.push, summary, () -> {

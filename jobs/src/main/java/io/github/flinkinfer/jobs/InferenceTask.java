@@ -5,7 +5,6 @@ import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -37,7 +36,4 @@ public interface InferenceTask {
      */
     void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking, ModelCard card,
             io.github.flinkinfer.jobs.ledger.Accounting accounting);
-
-    /** Adds task-specific totals from the finished job to the summary. */
-    default void summarize(RunSummary summary, JobExecutionResult result, RunOptions options) {}
 }

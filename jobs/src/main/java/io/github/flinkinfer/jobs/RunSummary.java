@@ -174,7 +174,17 @@ public final class RunSummary {
         r.bound = io.github.flinkinfer.jobs.report.RunBound.of(ledger,
                 runInfo == null ? 0 : runInfo.path("settings").path("--tokenize-parallelism").asInt(0));
         r.workload = WorkloadContract.fromRunInfo(r.runInfo);
+        if (isChunkedClassification(runInfo)) { // items are windows there; say how many documents
+            r.documents = ledger.documentsWithResult();
+        }
         return r;
+    }
+
+    private static boolean isChunkedClassification(JsonNode runInfo) {
+        return runInfo != null
+                && io.github.flinkinfer.runtime.ModelTask.CLASSIFICATION.name()
+                        .equalsIgnoreCase(runInfo.path("model").path("task").asText())
+                && runInfo.path("settings").path("--chunk-size").asInt(0) > 0;
     }
 
     private void totals(RunLedger l) {

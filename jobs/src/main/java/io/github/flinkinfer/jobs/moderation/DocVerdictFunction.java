@@ -39,10 +39,6 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
     private final Classification classification;
     private final Policy policy;
     private transient ValueState<Windows> windows;
-    private transient org.apache.flink.api.common.accumulators.LongCounter documents;
-
-    /** Accumulator counting the document verdicts emitted (read by the job for its summary). */
-    public static final String DOCUMENTS = "moderation-documents";
 
     /** One document's windows so far: the worst one, how many, their score sum, the last token. */
     public static class Windows {
@@ -63,15 +59,12 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
     public void open(OpenContext openContext) {
         windows = getRuntimeContext().getState(
                 new ValueStateDescriptor<>("document-windows", TypeInformation.of(Windows.class)));
-        documents = new org.apache.flink.api.common.accumulators.LongCounter();
-        getRuntimeContext().addAccumulator(DOCUMENTS, documents);
     }
 
     @Override
     public void processElement(ModerationResult window, Context ctx, Collector<ModerationResult> out)
             throws Exception {
         if (window.chunkCount <= 0) {
-            documents.add(1);
             out.collect(window); // not a window: nothing to combine
             return;
         }
@@ -111,7 +104,6 @@ public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationR
             w.decidingTokenStart = 0;
             w.decidingTokenEnd = d.lastToken;
         }
-        documents.add(1);
         out.collect(w);
     }
 

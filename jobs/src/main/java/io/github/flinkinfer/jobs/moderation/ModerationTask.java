@@ -2,7 +2,6 @@ package io.github.flinkinfer.jobs.moderation;
 
 import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.InferenceTask;
-import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.io.OutputFormat;
@@ -12,7 +11,6 @@ import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.Classification;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
-import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -81,14 +79,6 @@ public final class ModerationTask implements InferenceTask {
         write(verdicts, out, RESULTS_DIR);
         write(flagged, out, FLAGGED_DIR);
         KafkaOutputs.write(verdicts, out, "verdicts", r -> r.id);
-    }
-
-    @Override
-    public void summarize(RunSummary summary, JobExecutionResult result, RunOptions o) {
-        if (o.index.chunking().enabled()) { // items are windows there; say how many documents
-            Object docs = result.getAccumulatorResult(DocVerdictFunction.DOCUMENTS);
-            summary.documents = docs instanceof Number n ? n.longValue() : 0L;
-        }
     }
 
     private static void write(DataStream<ModerationResult> results, OutputConfig out, String dir) {

@@ -408,6 +408,16 @@ public final class RunLedger {
         return errorRowsOf(ErrorRecord.PARSE) + errorRowsOf(ErrorRecord.TOKENIZE) - duplicates;
     }
 
+    /**
+     * Documents to the model that no error row after the model names: those with a result. A
+     * chunked document counts once (its windows are items), and a failed one has exactly one row
+     * after the model (its {@code window_failed} row, or the row of its single window).
+     */
+    @JsonIgnore
+    public long documentsWithResult() {
+        return toModelDocs - (errorRows() - errorRowsOf(ErrorRecord.PARSE) - errorRowsOf(ErrorRecord.TOKENIZE));
+    }
+
     /** Inputs read that failed to parse (duplicates, also parse-stage rows, excluded). */
     @JsonIgnore
     public long failedToParse() {

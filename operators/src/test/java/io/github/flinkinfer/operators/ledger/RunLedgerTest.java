@@ -112,4 +112,24 @@ class RunLedgerTest {
         assertThat(RunLedger.sourceOf("mail-0@1234")).isEqualTo("mail-0");
         assertThat(RunLedger.sourceOf(null)).isEqualTo("unknown");
     }
+
+    @Test
+    void documentsWithResultLeaveOutEveryDocumentThatFailedAtOrAfterTheModel() {
+        RunLedger l = new RunLedger();
+        for (int d = 0; d < 10; d++) { // 10 documents of 3 windows each reach the model
+            for (int w = 0; w < 3; w++) {
+                l.addItem(w == 0);
+            }
+        }
+        l.addItem(true); // a one-window document
+        l.addError(ErrorReason.TOO_LONG.record("t", "/a/part.jsonl:1", "long", 0)); // never reached the model
+        l.addError(ErrorReason.DUPLICATE_ID.record("d0", "/a/part.jsonl:2", "dup", 0));
+        l.addFailedWindow();
+        l.addFailedWindow(); // two windows of one document failed: one row for the document
+        l.addError(ErrorReason.WINDOW_FAILED.record("d3", "/a/part.jsonl:9", "2 windows failed", 0));
+        l.addError(ErrorReason.INFERENCE_FAILED.record("one", "/a/part.jsonl:11", "failed", 0));
+
+        assertThat(l.toModelDocs).isEqualTo(11);
+        assertThat(l.documentsWithResult()).isEqualTo(9); // 11 - the chunked one - the one-window one
+    }
 }
