@@ -314,9 +314,9 @@ public final class Contender {
         SimulatedDeviceFactory sim = variant.base().equals("sim-device") ? simulatedDevice(o) : null;
         Stats s = new Stats();
         long cpu0 = s.start();
-        var env = io.github.flinkinfer.jobs.FlinkDefaults.environment(o);
+        var env = o.environment();
         var summary = sim == null ? EmbeddingJob.run(o, env)
-                : io.github.flinkinfer.jobs.InferenceRun.execute(new io.github.flinkinfer.jobs.EmbeddingTask(), o, env, sim);
+                : io.github.flinkinfer.jobs.InferenceRun.execute(new io.github.flinkinfer.jobs.EmbeddingTask(), o.spec("embed", env), env, sim);
         s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;

@@ -34,15 +34,19 @@ public final class EmbeddingJob implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RunSummary summary = run(options, FlinkDefaults.environment(options));
+        RunSummary summary = run(options, options.environment());
         if (summary != null) {
-            InferenceRun.print(summary, options, System.out);
+            InferenceRun.print(summary, options.output, System.out);
         }
         return 0;
     }
 
-    /** Runs the embedding lifecycle ({@link InferenceRun}); null when submitted detached. */
+    /**
+     * Runs the embedding lifecycle ({@link InferenceRun}) on the spec of {@code o}; null when
+     * submitted detached.
+     */
     public static RunSummary run(RunOptions o, StreamExecutionEnvironment env) throws Exception {
-        return InferenceRun.execute(new EmbeddingTask(), o, env);
+        EmbeddingTask task = new EmbeddingTask();
+        return InferenceRun.execute(task, o.spec(task.name(), env), env, null);
     }
 }

@@ -43,15 +43,16 @@ public final class FlinkDefaults {
      * The execution environment of a run: the one {@code flink run} or the application cluster
      * provides (with its configuration), else an embedded cluster ({@link EmbeddedEnvironment},
      * which the run can start early) configured from {@code $FLINK_CONF_DIR} when set; plus our
-     * defaults where those leave options unset.
+     * defaults where those leave options unset; {@code runtimeMode} and {@code restartAttempts}
+     * are the job's explicit options (null = not given).
      */
-    public static StreamExecutionEnvironment environment(RunOptions o) {
+    public static StreamExecutionEnvironment environment(RuntimeExecutionMode runtimeMode, Integer restartAttempts) {
         StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
         Configuration base = probe instanceof LocalStreamEnvironment ? initializeFileSystems() : new Configuration();
         Configuration effective = new Configuration(base);
         effective.addAll(Configuration.fromMap(probe.getConfiguration().toMap()));
         Configuration conf = new Configuration(base);
-        conf.addAll(defaults(effective, o));
+        conf.addAll(defaults(effective, runtimeMode, restartAttempts));
         return probe instanceof LocalStreamEnvironment
                 ? EmbeddedEnvironment.create(conf)
                 : StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -74,17 +75,18 @@ public final class FlinkDefaults {
     }
 
     /** Our settings for the options {@code cluster} leaves unset, and the explicit job options. */
-    public static Configuration defaults(ReadableConfig cluster, RunOptions o) {
+    public static Configuration defaults(ReadableConfig cluster, RuntimeExecutionMode runtimeMode,
+            Integer restartAttempts) {
         Configuration conf = new Configuration();
-        if (o.runtimeMode != null) {
-            conf.set(ExecutionOptions.RUNTIME_MODE, o.runtimeMode);
+        if (runtimeMode != null) {
+            conf.set(ExecutionOptions.RUNTIME_MODE, runtimeMode);
         } else if (!isSet(cluster, ExecutionOptions.RUNTIME_MODE)) {
             conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
         }
-        if (o.restartAttempts != null || !isSet(cluster, RestartStrategyOptions.RESTART_STRATEGY)) {
+        if (restartAttempts != null || !isSet(cluster, RestartStrategyOptions.RESTART_STRATEGY)) {
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS,
-                    o.restartAttempts != null ? o.restartAttempts : RESTART_ATTEMPTS);
+                    restartAttempts != null ? restartAttempts : RESTART_ATTEMPTS);
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, RESTART_DELAY);
         }
         if (!isSet(cluster, BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED)) {

@@ -31,7 +31,7 @@ import io.github.flinkinfer.operators.metrics.CostModel;
  *     inference (docs/operations.md, "Sizing a GPU TaskManager")
  */
 public record InferenceConfig(
-        RunOptions.DuplicatePolicy duplicates,
+        DuplicatePolicy duplicates,
         boolean batchMode,
         OverlongPolicy overlong,
         Chunking chunking,

@@ -41,27 +41,28 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
- * and sinks are chosen from the options; the middle is {@link #infer}. {@link #build} is the one
- * place that reads the options: each stage gets its own config record ({@link InputConfig},
- * {@link InferenceConfig}, {@link OutputConfig}, {@link ErrorBudget}).
+ * and sinks are chosen from the run's {@link RunSpec}; the middle is {@link #infer}. Each stage
+ * gets its own config record of the spec ({@link InputConfig}, {@link InferenceConfig}, {@link
+ * OutputConfig}, {@link io.github.flinkinfer.operators.ErrorBudget}).
  */
 public final class InferencePipeline {
     private InferencePipeline() {}
 
-    /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code options}. */
-    public static void build(StreamExecutionEnvironment env, RunOptions options, String runId,
-            ModelRuntimeFactory model, InferenceTask task) {
-        InputConfig in = options.inputConfig();
-        OutputConfig out = options.outputConfig(runId);
-        if (options.kafka.readsKafka() || options.kafka.writesKafka()) {
-            KafkaPreflight.check(options.kafka, runId);
+    /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code spec}. */
+    public static void build(StreamExecutionEnvironment env, RunSpec spec, ModelRuntimeFactory model,
+            InferenceTask task) {
+        String runId = spec.runId();
+        InputConfig in = spec.input();
+        OutputConfig out = spec.output();
+        if (in.kafka().readsKafka() || in.kafka().writesKafka()) {
+            KafkaPreflight.check(in.kafka(), runId);
         }
         ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
         Accounting accounting = new Accounting();
         accounting.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         IndexSteps.Extras extras = new IndexSteps.Extras();
-        InferenceConfig config = options.inferenceConfig(model.options());
+        InferenceConfig config = spec.inference();
         SingleOutputStreamOperator<InferenceResult> results =
                 infer(input.documents(), config, runId, model, errors, extras, accounting);
         task.writeResults(extras.allRows(results), out, config.chunking(), model.card(), accounting);
@@ -71,8 +72,8 @@ public final class InferencePipeline {
         FileOutputs.writeErrors(allErrors, out);
         KafkaOutputs.writeErrors(allErrors, out);
         accounting.tally(allErrors, "errors", RunLedger::addError);
-        var contract = options.workload.contract();
-        accounting.merge(options.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
+        var contract = spec.workload();
+        accounting.merge(spec.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
                 contract == null ? null : contract.latencyMaxItemMs());
     }
 
@@ -104,7 +105,7 @@ public final class InferencePipeline {
             IndexSteps.Extras extras,
             Accounting accounting) {
         DataStream<Document> unique;
-        if (config.duplicates() == RunOptions.DuplicatePolicy.KEEP_FIRST) {
+        if (config.duplicates() == DuplicatePolicy.KEEP_FIRST) {
             SingleOutputStreamOperator<Document> deduped =
                     docs.keyBy(d -> d.id, Types.STRING)
                             .process(new DeduplicateFunction(config.batchMode()))

@@ -7,12 +7,8 @@ import io.github.flinkinfer.runtime.ModelFiles;
 import io.github.flinkinfer.runtime.PreparedSessions;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.DetachedJobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,48 +17,44 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The one lifecycle of every run, whatever its task: validate → verify model files → prepare the
  * output (rerun guard) → build → execute → clean up → summary and report → verdicts (error budget,
  * quality gate, and with {@code --fail-on-missed-contract} a workload card's deadline and budget) →
- * success marker. With {@code --workload} the card and its plan fill the options first; on the
- * embedded cluster ({@link EmbeddedEnvironment}) the cluster then starts, and the subtasks' sessions
- * are prepared ({@code PreparedSessions}), while the checks and the build run. All of it through Flink's file systems, so a run on a cluster
- * against object storage gets the same report, verdicts and {@code _SUCCESS-<run-id>} as a local
- * one.
+ * success marker. It reads one immutable {@link RunSpec}, built once from the parsed options (with
+ * {@code --workload} the card and its plan filled them as defaults); on the embedded cluster
+ * ({@link EmbeddedEnvironment}) the cluster starts, and the subtasks' sessions are prepared
+ * ({@code PreparedSessions}), while the checks and the build run. All of it through Flink's file
+ * systems, so a run on a cluster against object storage gets the same report, verdicts and {@code
+ * _SUCCESS-<run-id>} as a local one.
  *
  * <pre>{@code
  * RunOptions o = ...; // parsed by picocli
- * RunSummary s = InferenceRun.execute(new EmbeddingTask(), o, FlinkDefaults.environment(o));
+ * StreamExecutionEnvironment env = o.environment();
+ * RunSummary s = InferenceRun.execute(new EmbeddingTask(), o.spec("embed", env), env, null);
  * }</pre>
  */
 public final class InferenceRun {
     private InferenceRun() {}
 
-    /** Runs {@code task} with the real ONNX runtime; null when submitted detached. */
-    public static RunSummary execute(InferenceTask task, RunOptions o, StreamExecutionEnvironment env)
-            throws Exception {
-        return execute(task, o, env, null);
-    }
-
     /**
-     * Same, with the model runtime supplied (tests inject faults through it; null = the card's
-     * ONNX model with the options' runtime settings).
+     * Runs {@code task} as {@code spec} says; null when submitted detached. {@code model} supplies
+     * the model runtime (tests inject faults through it; null = the card's ONNX model with the
+     * spec's runtime settings).
      */
-    public static RunSummary execute(InferenceTask task, RunOptions o, StreamExecutionEnvironment env,
+    public static RunSummary execute(InferenceTask task, RunSpec spec, StreamExecutionEnvironment env,
             ModelRuntimeFactory model) throws Exception {
-        o.workload.applyTo(o, task.name(), java.time.Instant.now());
-        adoptRuntimeMode(o, env);
+        env.setRuntimeMode(spec.execution().mode());
         EmbeddedEnvironment embedded = env instanceof EmbeddedEnvironment e ? e : null;
-        int parallelism = o.parallelism > 0 ? o.parallelism : env.getParallelism();
+        int parallelism = spec.execution().parallelism() > 0 ? spec.execution().parallelism() : env.getParallelism();
         if (embedded != null) {
             // comes up while the checks below run, with a slot per subtask of the widest stage
-            embedded.prestart(Math.max(parallelism, o.tokenizeParallelism));
+            embedded.prestart(Math.max(parallelism, spec.execution().tokenizeParallelism()));
         }
         PreparedSessions.Batch ahead = null;
         try {
-            ModelCard card = checked(task, o);
+            ModelCard card = checked(task, spec);
             if (embedded != null && model == null) {
-                ahead = PreparedSessions.prepare(card, o.runtimeOptions(), parallelism);
+                ahead = PreparedSessions.prepare(card, spec.runtime(), parallelism);
             }
             verifyModelFiles(card);
-            return run(task, o, env, card, model);
+            return run(task, spec, env, card, model);
         } finally {
             if (ahead != null) {
                 ahead.close();
@@ -73,56 +65,53 @@ public final class InferenceRun {
         }
     }
 
-    /** Validates the options for {@code task} and returns the model card they name. */
-    private static ModelCard checked(InferenceTask task, RunOptions o) {
-        o.validate();
-        ModelCard card = o.modelCard();
+    /** Checks the spec fits {@code task} and returns the model card it names. */
+    private static ModelCard checked(InferenceTask task, RunSpec spec) {
+        ModelCard card = spec.card();
         if (card.task != task.modelTask()) {
             throw new IllegalArgumentException(task.name() + " needs " + article(task.modelTask())
-                    + " model; '" + o.model + "' is " + article(card.task));
+                    + " model; '" + spec.model() + "' is " + article(card.task));
         }
-        for (io.github.flinkinfer.jobs.io.OutputFormat f : o.outputFormats) {
+        for (io.github.flinkinfer.jobs.io.OutputFormat f : spec.output().formats()) {
             if (!f.supports(card.task)) {
                 throw new IllegalArgumentException(task.name() + " writes --output-format "
                         + io.github.flinkinfer.jobs.io.OutputFormat.namesFor(card.task) + ", not " + f);
             }
         }
-        task.validate(o, card);
-        o.quality.validateFor(card, o.model);
+        task.validate(spec);
         return card;
     }
 
     /** Prepares the output, builds and runs the job, then summarizes and judges it. */
-    private static RunSummary run(InferenceTask task, RunOptions o, StreamExecutionEnvironment env,
+    private static RunSummary run(InferenceTask task, RunSpec spec, StreamExecutionEnvironment env,
             ModelCard card, ModelRuntimeFactory model) throws Exception {
-        String runId = o.runId != null ? o.runId
-                : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        RunOutput out = RunOutput.of(o.output, runId);
-        refuseToRepublish(o, out);
+        String runId = spec.runId();
+        RunOutput out = RunOutput.of(spec.output().directory(), runId);
+        refuseToRepublish(spec, out);
         boolean committed = out.committed();
-        int removed = out.prepare(o.overwrite);
+        int removed = out.prepare(spec.execution().overwrite());
         if (removed > 0 && !committed) {
             System.out.println("removed " + removed + " files of an earlier attempt of run '" + runId
                     + "' that never committed (no " + out.successMarker().getName() + ")");
         }
 
-        if (o.parallelism > 0) {
-            env.setParallelism(o.parallelism);
+        if (spec.execution().parallelism() > 0) {
+            env.setParallelism(spec.execution().parallelism());
         }
-        if (!o.isBatchMode()) {
-            env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
+        if (!spec.execution().batchMode()) {
+            env.enableCheckpointing(spec.execution().checkpointIntervalMillis(), CheckpointingMode.EXACTLY_ONCE);
         }
-        InferencePipeline.build(env, o, runId,
-                model != null ? model : ModelRuntimeFactory.onnx(card, o.runtimeOptions()), task);
-        java.util.Map<String, Object> info = RunInfo.of(o, card, runId);
+        InferencePipeline.build(env, spec,
+                model != null ? model : ModelRuntimeFactory.onnx(card, spec.runtime()), task);
+        java.util.Map<String, Object> info = RunInfo.of(spec);
         out.write(out.runInfo(), RunInfo.toJson(info));
 
-        JobExecutionResult result = executeWithProgress(env, o, out,
+        JobExecutionResult result = executeWithProgress(env, spec, out,
                 task.name() + " " + card.id() + " run " + runId);
         if (result instanceof DetachedJobExecutionResult) {
             System.out.printf("submitted job %s detached; when it ends, `report --output %s --run-id %s`"
                     + " builds the report and judges the run (docs/operations.md)%n",
-                    result.getJobID(), o.output, runId);
+                    result.getJobID(), spec.output().directory(), runId);
             return null;
         }
         DriverWork afterJob = DriverWork.start();
@@ -140,9 +129,10 @@ public final class InferenceRun {
         }
         io.github.flinkinfer.jobs.report.RunReports.write(summary, out);
         summary.afterJob = afterJob.stop();
-        io.github.flinkinfer.jobs.push.RunMetrics.judgeAndPush(o.push, summary, () -> {
-            judge(summary, o.quality.floor, o.quality.meanFloor, referenceName(o), out);
-            if (o.workload.failOnMissedContract && summary.workloadVerdicts != null) {
+        RunSpec.QualityVerdict quality = spec.quality();
+        io.github.flinkinfer.jobs.push.RunMetrics.judgeAndPush(spec.pushGateway(), summary, () -> {
+            judge(summary, quality.floor(), quality.meanFloor(), quality.reference(), out);
+            if (spec.failOnMissedContract() && summary.workloadVerdicts != null) {
                 io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);
             }
             commit(summary, out, result.getJobID().toString(), "driver");
@@ -154,8 +144,8 @@ public final class InferenceRun {
      * Files can be replaced, records published to a Kafka topic cannot: an {@code --overwrite}
      * re-run of a run that wrote topics would give their consumers every record twice.
      */
-    private static void refuseToRepublish(RunOptions o, RunOutput out) throws IOException {
-        if (o.kafka.writesKafka() && !out.files().isEmpty()) {
+    private static void refuseToRepublish(RunSpec spec, RunOutput out) throws IOException {
+        if (spec.output().kafka().writesKafka() && !out.files().isEmpty()) {
             throw new IllegalArgumentException("A re-run cannot take back what run '" + out.runId()
                     + "' may already have published to Kafka (--kafka-output-topic/--kafka-errors-topic): a re-run"
                     + " would add every record a second time. Use a new --run-id (records are keyed by"
@@ -208,13 +198,13 @@ public final class InferenceRun {
     }
 
     private static JobExecutionResult executeWithProgress(
-            StreamExecutionEnvironment env, RunOptions o, RunOutput out, String jobName) throws Exception {
+            StreamExecutionEnvironment env, RunSpec spec, RunOutput out, String jobName) throws Exception {
         ProgressReporter progress = null;
         org.apache.flink.core.execution.JobListener listener = null;
-        if (o.progressSeconds > 0) {
-            progress = new ProgressReporter(expectedRecords(o), System.out);
+        if (spec.execution().progressSeconds() > 0) {
+            progress = new ProgressReporter(expectedRecords(spec), System.out);
             listener = progress.listenTo(env);
-            progress.start(o.progressSeconds);
+            progress.start(spec.execution().progressSeconds());
         }
         JobExecutionResult finished = null;
         try {
@@ -238,25 +228,15 @@ public final class InferenceRun {
     }
 
     /** The progress line's total: the Kafka offsets, a workload plan's count, else an estimate. */
-    private static long expectedRecords(RunOptions o) {
-        if (o.kafka.readsKafka()) {
-            return io.github.flinkinfer.jobs.kafka.KafkaPreflight.estimateRecords(o.kafka);
+    private static long expectedRecords(RunSpec spec) {
+        if (spec.input().readsKafka()) {
+            return io.github.flinkinfer.jobs.kafka.KafkaPreflight.estimateRecords(spec.input().kafka());
         }
-        io.github.flinkinfer.jobs.workload.WorkloadContract contract = o.workload.contract();
+        io.github.flinkinfer.jobs.workload.WorkloadContract contract = spec.workload();
         if (contract != null && contract.forecast() != null && contract.forecast().records() > 0) {
             return contract.forecast().records(); // counted by plan --workload: exact, not estimated
         }
-        return ProgressReporter.estimateRecords(o.inputs);
-    }
-
-    /** Without {@code --runtime-mode}, the run takes the mode the environment was configured with. */
-    private static void adoptRuntimeMode(RunOptions o, StreamExecutionEnvironment env) {
-        if (o.runtimeMode == null) {
-            RuntimeExecutionMode configured = env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE);
-            o.runtimeMode = configured == RuntimeExecutionMode.STREAMING
-                    ? RuntimeExecutionMode.STREAMING : RuntimeExecutionMode.BATCH;
-        }
-        env.setRuntimeMode(o.runtimeMode);
+        return ProgressReporter.estimateRecords(spec.input().files());
     }
 
     /** Refuses to start on a tampered model before any cluster work (TaskManagers check again). */
@@ -266,10 +246,6 @@ public final class InferenceRun {
         if (card.base != null) {
             ModelFiles.readVerified(card.base, card.base.onnx);
         }
-    }
-
-    static String referenceName(RunOptions o) {
-        return o.quality.referenceFor(o.model);
     }
 
     static <T extends Throwable> T findCause(Throwable t, Class<T> type) {
@@ -286,9 +262,9 @@ public final class InferenceRun {
         return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
-    /** Prints the summary and where its report is. */
-    public static void print(RunSummary summary, RunOptions o, PrintStream console) {
+    /** Prints the summary and where its report under {@code output} is. */
+    public static void print(RunSummary summary, String output, PrintStream console) {
         summary.print(console);
-        console.println("  report             " + RunOutput.of(o.output, summary.runId).report("html"));
+        console.println("  report             " + RunOutput.of(output, summary.runId).report("html"));
     }
 }

@@ -15,7 +15,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * rerun guard, report, quality gate and success marker are not its business.
  *
  * <pre>{@code
- * RunSummary s = InferenceRun.execute(new EmbeddingTask(), options, env);
+ * RunSummary s = InferenceRun.execute(new EmbeddingTask(), spec, env, null);
  * }</pre>
  */
 public interface InferenceTask {
@@ -26,7 +26,7 @@ public interface InferenceTask {
     ModelTask modelTask();
 
     /** Checks the task's own option combinations; throws IllegalArgumentException. */
-    default void validate(RunOptions options, ModelCard card) {}
+    default void validate(RunSpec spec) {}
 
     /**
      * Writes the result rows (every successful item) to the task's outputs; {@code chunking} says

@@ -10,18 +10,43 @@ import io.github.flinkinfer.operators.batch.BatchingOptions;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import org.apache.flink.api.common.RuntimeExecutionMode;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
  * Every option of the embedding job, with its default and help text. Used as a picocli mixin
  * by the commands and parsed by tests and the deployment manifests' check, so the CLI, the docs
- * and the manifests cannot drift apart.
+ * and the manifests cannot drift apart. {@code --workload} fills what the command line leaves out
+ * through picocli's default values ({@link WorkloadDefaults}). The CLI edge only: the run itself
+ * reads the immutable {@link RunSpec} that {@link #spec} builds once.
  */
+@Command(defaultValueProvider = WorkloadDefaults.class)
 public class RunOptions {
+    /**
+     * Option names whose values are redacted in the run-info: any dash-separated word of the name
+     * is one of these. Whole words, so {@code --max-batch-tokens} (a size) is kept while {@code
+     * --auth-token} would not be; {@code --kafka-property} is redacted because client properties
+     * carry SASL passwords.
+     */
+    static final Pattern SECRET = Pattern.compile(
+            "(?i)-*(?:.*-)?(password|passwd|secret|secrets|jaas|token|credential|credentials|property|properties)(?:-.*)?");
 
     @Option(names = {"-i", "--input"}, split = ",",
             description = "Input files or directories (comma-separated or repeated); or read"
@@ -71,14 +96,6 @@ public class RunOptions {
     @Option(names = "--max-length", defaultValue = "0",
             description = "Max tokens per input (0 = the model card's maximum).")
     public int maxLength;
-
-    /** What happens to a second record with an id already seen in this run. */
-    public enum DuplicatePolicy {
-        /** Keep the first; later copies go to errors with reason duplicate_id. */
-        KEEP_FIRST,
-        /** No check (saves a keyed shuffle when ids are known to be unique). */
-        ALLOW
-    }
 
     @Option(names = "--duplicates", defaultValue = "KEEP_FIRST",
             description = "Duplicate ids within a run: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
@@ -270,15 +287,80 @@ public class RunOptions {
                 lookaheadBatches, maxWaitMillis);
     }
 
+    /**
+     * The run these options describe, decided once: validated, the model card resolved, a workload
+     * card's contract read, the runtime mode taken from {@code env} when no option sets it, and a
+     * run id chosen when none is given. Nothing reads the options after this.
+     */
+    public RunSpec spec(String command, StreamExecutionEnvironment env) throws IOException {
+        RuntimeExecutionMode mode = runtimeMode != null ? runtimeMode
+                : env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING
+                        ? RuntimeExecutionMode.STREAMING : RuntimeExecutionMode.BATCH;
+        var contract = workload.contract(command, model, Instant.now());
+        validate(mode);
+        ModelCard card = modelCard();
+        quality.validateFor(card, model);
+        RuntimeOptions runtime = runtimeOptions();
+        String id = runId != null ? runId
+                : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        return new RunSpec(command, id, model, card, runtime, inputConfig(), outputConfig(id),
+                inferenceConfig(runtime, mode != RuntimeExecutionMode.STREAMING), errorBudget(),
+                new RunSpec.Execution(mode, parallelism, tokenizeParallelism, checkpointIntervalMillis,
+                        progressSeconds, overwrite),
+                new RunSpec.QualityVerdict(quality.floor, quality.meanFloor, quality.referenceFor(model)),
+                contract, workload.failOnMissedContract, push.pushGateway, settings(), changedDefaults());
+    }
+
+    /** The run's execution environment with our Flink defaults ({@link FlinkDefaults#environment}). */
+    public StreamExecutionEnvironment environment() {
+        return FlinkDefaults.environment(runtimeMode, restartAttempts);
+    }
+
+    /** Every option of the command with its value; secret-looking ones redacted. */
+    public Map<String, Object> settings() {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        for (OptionSpec opt : new CommandLine(this).getCommandSpec().options()) {
+            String name = opt.longestName();
+            Object value = opt.getValue();
+            if (value instanceof int[] a) {
+                value = java.util.Arrays.toString(a);
+            }
+            settings.put(name, SECRET.matcher(name).matches() && value != null ? "<redacted>" : value);
+        }
+        return settings;
+    }
+
+    /**
+     * The default of every option whose value differs from it: what the report shows first (the
+     * rest is one click away). Defaults are what the CLI gives with only {@code --output}.
+     */
+    public Map<String, Object> changedDefaults() {
+        RunOptions plain = new RunOptions();
+        new CommandLine(plain).setCaseInsensitiveEnumValuesAllowed(true).parseArgs("--output", "");
+        Map<String, Object> defaults = plain.settings();
+        Map<String, Object> changed = new LinkedHashMap<>();
+        settings().forEach((name, value) -> {
+            Object d = defaults.get(name);
+            if (!Objects.equals(String.valueOf(value), String.valueOf(d))) {
+                changed.put(name, "".equals(d) ? null : d);
+            }
+        });
+        return changed;
+    }
+
     /** Checks option combinations early, before any Flink work starts. */
     public void validate() {
+        validate(runtimeMode);
+    }
+
+    private void validate(RuntimeExecutionMode mode) {
         ModelCard card = modelCard();
         batching().validateFor(runtimeOptions().effectiveMaxLength(card));
         index.validate(runtimeOptions().effectiveMaxLength(card));
         if (index.incremental() && duplicates != DuplicatePolicy.KEEP_FIRST) {
             throw new IllegalArgumentException("--previous-output needs --duplicates KEEP_FIRST");
         }
-        if (runtimeMode == RuntimeExecutionMode.AUTOMATIC) {
+        if (mode == RuntimeExecutionMode.AUTOMATIC) {
             throw new IllegalArgumentException("--runtime-mode must be BATCH or STREAMING");
         }
         if (maxRecordBytes <= 0) {
@@ -290,7 +372,7 @@ public class RunOptions {
         if (inputs.isEmpty() == !kafka.readsKafka()) {
             throw new IllegalArgumentException("give either --input or --kafka-topic/--kafka-topic-pattern");
         }
-        kafka.validate(!isBatchMode(), checkpointIntervalMillis);
+        kafka.validate(mode == RuntimeExecutionMode.STREAMING, checkpointIntervalMillis);
     }
 
     /** What the sources need (FileInputs, KafkaInputs). */
@@ -310,7 +392,11 @@ public class RunOptions {
      * the run's model runtime settings, which the quality gate's reference model runs with.
      */
     public InferenceConfig inferenceConfig(RuntimeOptions runtime) {
-        return new InferenceConfig(duplicates, isBatchMode(), overlong, index.chunking(),
+        return inferenceConfig(runtime, isBatchMode());
+    }
+
+    private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode) {
+        return new InferenceConfig(duplicates, batchMode, overlong, index.chunking(),
                 index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
                 quality.gate(runtime, model), overlap, tokenizeParallelism);
     }

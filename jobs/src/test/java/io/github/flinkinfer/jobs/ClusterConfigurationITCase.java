@@ -61,7 +61,7 @@ class ClusterConfigurationITCase {
                         "--parallelism", "2", "--progress-seconds", "0"), java.util.stream.Stream.of(extra))
                         .toArray(String[]::new);
                 RunOptions o = Jobs.options(args);
-                StreamExecutionEnvironment env = FlinkDefaults.environment(o);
+                StreamExecutionEnvironment env = o.environment();
                 boolean adaptive = env.getConfiguration().get(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED);
                 EmbeddingJob.run(o, env);
                 JobID job = JobID.fromHexString(new com.fasterxml.jackson.databind.ObjectMapper()

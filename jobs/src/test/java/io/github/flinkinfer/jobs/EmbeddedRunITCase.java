@@ -27,7 +27,7 @@ class EmbeddedRunITCase {
         Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), Corpus.sample(120));
         RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
                 "--run-id", "early", "--model", "all-minilm-l6-v2-q", "--parallelism", "2");
-        StreamExecutionEnvironment env = FlinkDefaults.environment(o);
+        StreamExecutionEnvironment env = o.environment();
         assertThat(env).isInstanceOf(EmbeddedEnvironment.class);
 
         RunSummary s = EmbeddingJob.run(o, env);
@@ -57,7 +57,7 @@ class EmbeddedRunITCase {
         Path input = Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), Corpus.sample(3));
         RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
                 "--model", "no-such-model");
-        EmbeddedEnvironment env = (EmbeddedEnvironment) FlinkDefaults.environment(o);
+        EmbeddedEnvironment env = (EmbeddedEnvironment) o.environment();
 
         assertThatThrownBy(() -> EmbeddingJob.run(o, env)).hasMessageContaining("no-such-model");
         assertThat(env.clusterStart()).isNotNull();

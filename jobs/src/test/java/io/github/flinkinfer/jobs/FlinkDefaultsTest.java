@@ -18,7 +18,7 @@ class FlinkDefaultsTest {
 
     @Test
     void anEmptyClusterConfigurationGetsEveryDefault() {
-        Configuration d = FlinkDefaults.defaults(new Configuration(), PLAIN);
+        Configuration d = FlinkDefaults.defaults(new Configuration(), PLAIN.runtimeMode, PLAIN.restartAttempts);
         assertThat(d.get(ExecutionOptions.RUNTIME_MODE)).isEqualTo(RuntimeExecutionMode.BATCH);
         assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
         assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(5);
@@ -35,7 +35,7 @@ class FlinkDefaultsTest {
         cluster.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, true);
         cluster.set(PipelineOptions.GENERIC_TYPES, true);
         cluster.set(DeploymentOptions.ATTACHED, false); // flink run --detached
-        assertThat(FlinkDefaults.defaults(cluster, PLAIN).toMap()).isEmpty();
+        assertThat(FlinkDefaults.defaults(cluster, PLAIN.runtimeMode, PLAIN.restartAttempts).toMap()).isEmpty();
     }
 
     @Test
@@ -43,8 +43,9 @@ class FlinkDefaultsTest {
         Configuration cluster = new Configuration();
         cluster.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
         cluster.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-        Configuration d = FlinkDefaults.defaults(cluster, Jobs.options("--input", "x", "--output", "y",
-                "--runtime-mode", "batch", "--restart-attempts", "2"));
+        RunOptions explicit = Jobs.options("--input", "x", "--output", "y",
+                "--runtime-mode", "batch", "--restart-attempts", "2");
+        Configuration d = FlinkDefaults.defaults(cluster, explicit.runtimeMode, explicit.restartAttempts);
         assertThat(d.get(ExecutionOptions.RUNTIME_MODE)).isEqualTo(RuntimeExecutionMode.BATCH);
         assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(2);
     }

@@ -49,9 +49,9 @@ class OverlapITCase extends ClusterTestBase {
                 "--run-id", name, "--parallelism", "2", "--max-batch-tokens", "512");
         o.validate();
         StreamExecutionEnvironment env =
-                io.github.flinkinfer.jobs.FlinkDefaults.environment(o);
+                o.environment();
         env.setParallelism(o.parallelism);
-        InferencePipeline.build(env, o, name,
+        InferencePipeline.build(env, o.spec("embed", env),
                 new ReportsDevice(ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()), reported),
                 new EmbeddingTask());
         env.execute("overlap " + name);

@@ -41,8 +41,8 @@ class ReportBrowserTest {
                 "--max-batch-tokens", "4096", "--price-cpu-core-hour", "0.0475");
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("submittedAtMillis", 1_000_000 - 2500);
-        info.put("settings", RunInfo.settings(options));
-        info.put("settingsDefaults", RunInfo.changedDefaults(options));
+        info.put("settings", options.settings());
+        info.put("settingsDefaults", options.changedDefaults());
         info.put("versions", Map.of("flink-batch-inference", RunInfo.version()));
         output.write(output.runInfo(), RunInfo.toJson(info));
         RunSummary report = RunSummary.read(output);
@@ -55,7 +55,7 @@ class ReportBrowserTest {
         assertThat(page).as("only changed settings up front, all of them one click away")
                 .contains("<td class=\"text\">--max-batch-tokens</td><td class=\"text\">4096</td>"
                         + "<td class=\"text\">2048</td>")
-                .contains("<details><summary>All " + RunInfo.settings(options).size() + " settings</summary>")
+                .contains("<details><summary>All " + options.settings().size() + " settings</summary>")
                 .contains("flink-batch-inference " + RunInfo.version());
 
         assertThat(CHROMIUM).as("Chromium (apt package chromium, see .ci/install-deps.sh)").exists();

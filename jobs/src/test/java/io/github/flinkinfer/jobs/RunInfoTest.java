@@ -13,7 +13,7 @@ class RunInfoTest {
         RunOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
                 "--max-batch-tokens", "4096", "--reference-price-per-1m-tokens", "0.02",
                 "--kafka-property", "sasl.jaas.config=canary-secret-value");
-        Map<String, Object> s = RunInfo.settings(o);
+        Map<String, Object> s = o.settings();
         assertThat(s.get("--max-batch-tokens")).isEqualTo(4096);
         assertThat(s.get("--reference-price-per-1m-tokens").toString()).isEqualTo("0.02");
         assertThat(s.get("--kafka-property")).isEqualTo("<redacted>");
@@ -24,7 +24,7 @@ class RunInfoTest {
     void onlyTheSettingsThatDifferFromTheDefaultsAreListedWithTheirDefault() {
         RunOptions o = Jobs.options("--input", "in.jsonl", "--output", "out",
                 "--max-batch-tokens", "4096", "--overlong", "reject", "--bucket-edges", "16,32,64,128,256,512");
-        assertThat(RunInfo.changedDefaults(o)).containsOnlyKeys("--input", "--output", "--max-batch-tokens", "--overlong")
+        assertThat(o.changedDefaults()).containsOnlyKeys("--input", "--output", "--max-batch-tokens", "--overlong")
                 .containsEntry("--max-batch-tokens", 2048).containsEntry("--overlong", OverlongPolicy.TRUNCATE)
                 .containsEntry("--output", null);
     }

@@ -36,7 +36,7 @@ class RunLifecycleITCase extends ClusterTestBase {
     private RunSummary moderate(String output, String runId, String... extra) throws Exception {
         RunOptions o = Jobs.options(args(output, runId, extra));
         o.model = ModerationJob.DEFAULT_MODEL;
-        return ModerationJob.run(o, FlinkDefaults.environment(o));
+        return ModerationJob.run(o, o.environment());
     }
 
     private String[] args(String output, String runId, String... extra) {

@@ -41,7 +41,7 @@ class StageConfigTest {
         assertThat(out.kafka()).isSameAs(o.kafka);
 
         InferenceConfig config = o.inferenceConfig(o.runtimeOptions());
-        assertThat(config.duplicates()).isEqualTo(RunOptions.DuplicatePolicy.KEEP_FIRST);
+        assertThat(config.duplicates()).isEqualTo(DuplicatePolicy.KEEP_FIRST);
         assertThat(config.batchMode()).isTrue();
         assertThat(config.overlong()).isEqualTo(OverlongPolicy.TRUNCATE);
         assertThat(config.chunking()).isEqualTo(Chunking.OFF);
@@ -84,7 +84,7 @@ class StageConfigTest {
 
         RuntimeOptions runtime = o.runtimeOptions();
         InferenceConfig config = o.inferenceConfig(runtime);
-        assertThat(config.duplicates()).isEqualTo(RunOptions.DuplicatePolicy.ALLOW);
+        assertThat(config.duplicates()).isEqualTo(DuplicatePolicy.ALLOW);
         assertThat(config.batchMode()).isFalse();
         assertThat(config.overlong()).isEqualTo(OverlongPolicy.REJECT);
         assertThat(config.chunking()).isEqualTo(new Chunking(64, 8, Chunking.Pooling.NONE));

@@ -28,13 +28,13 @@ import org.junit.jupiter.api.Test;
 class TokenizeParallelismITCase extends ClusterTestBase {
 
     @Test
-    void tokenizeAndDedupeRunAtTheirOwnParallelismBesideInference() {
+    void tokenizeAndDedupeRunAtTheirOwnParallelismBesideInference() throws Exception {
         Path input = writeCorpus(Corpus.sample(10));
         RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
                 "--parallelism", "1", "--tokenize-parallelism", "3");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
-        InferencePipeline.build(env, o, "graph", ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
+        InferencePipeline.build(env, o.spec("embed", env), ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
                 new EmbeddingTask());
         StreamGraph graph = env.getStreamGraph();
         StreamNode dedupe = node(graph, "deduplicate-ids");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.io.InputFormat;
 import io.github.flinkinfer.jobs.workload.WorkloadCard;
+import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,6 @@ class WorkloadOptionsTest {
     private static RunOptions embed(String... args) throws Exception {
         EmbeddingJob job = new EmbeddingJob();
         new CommandLine(job).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
-        job.options.workload.applyTo(job.options, "embed", Instant.now());
         return job.options;
     }
 
@@ -63,8 +63,9 @@ class WorkloadOptionsTest {
         assertThat(o.quality.sample).isEqualTo(50);
         assertThat(o.quality.meanFloor).isEqualTo(0.99);
         assertThat(o.quality.floor).isZero(); // a mean-only card: no default minimum behind its back
-        assertThat(o.workload.contract().plannedModel()).isEqualTo("all-minilm-l6-v2-q");
-        assertThat(o.workload.contract().meanCosine()).isEqualTo(0.99);
+        WorkloadContract contract = o.workload.contract("embed", o.model, Instant.now());
+        assertThat(contract.plannedModel()).isEqualTo("all-minilm-l6-v2-q");
+        assertThat(contract.meanCosine()).isEqualTo(0.99);
     }
 
     @Test
@@ -82,7 +83,7 @@ class WorkloadOptionsTest {
     void withoutACardNothingChanges() throws Exception {
         RunOptions o = embed("--input", "x.jsonl", "--output", "out");
         assertThat(o.model).isEqualTo("all-minilm-l6-v2");
-        assertThat(o.workload.contract()).isNull();
+        assertThat(o.workload.contract("embed", o.model, Instant.now())).isNull();
         assertThat(o.quality.meanFloor).isNull();
     }
 }

@@ -1,15 +1,14 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.FlinkDefaults;
 import io.github.flinkinfer.jobs.InferenceRun;
+import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code moderate}: classifies a corpus (files or a Kafka topic) with a classification model and
@@ -21,7 +20,7 @@ import picocli.CommandLine.Spec;
  * flink run jobs.jar moderate --input s3://mail/ --output s3://verdicts/ --output-format parquet,jsonl
  * }</pre>
  */
-@Command(name = "moderate", mixinStandardHelpOptions = true,
+@Command(name = "moderate", mixinStandardHelpOptions = true, defaultValueProvider = ModerationJob.Defaults.class,
         customSynopsis = "flink-inference moderate (--input PATH[,PATH...] | --kafka-topic TOPIC ...) --output DIR [OPTIONS]",
         footerHeading = "%nExamples:%n",
         footer = {
@@ -41,16 +40,19 @@ public final class ModerationJob implements Callable<Integer> {
                     + " of the windows' scores) or WORST (the worst window decides: flagged if any part"
                     + " is; higher recall, lower precision, see docs/moderation.md). Default: ${DEFAULT-VALUE}.")
     DocVerdictFunction.Policy chunkVerdict;
-    @Spec CommandSpec spec;
+
+    /** The built-in spam filter as {@code --model}'s default, beneath a workload card's plan. */
+    public static final class Defaults extends WorkloadDefaults {
+        public Defaults() {
+            super(Map.of("--model", DEFAULT_MODEL));
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
-        if (!spec.commandLine().getParseResult().hasMatchedOption("--model")) {
-            options.model = DEFAULT_MODEL;
-        }
-        RunSummary summary = run(options, chunkVerdict, FlinkDefaults.environment(options));
+        RunSummary summary = run(options, chunkVerdict, options.environment());
         if (summary != null) {
-            InferenceRun.print(summary, options, System.out);
+            InferenceRun.print(summary, options.output, System.out);
         }
         return 0;
     }
@@ -63,6 +65,7 @@ public final class ModerationJob implements Callable<Integer> {
     /** As above, with the policy that combines a chunked document's windows. */
     public static RunSummary run(RunOptions o, DocVerdictFunction.Policy chunkVerdict,
             StreamExecutionEnvironment env) throws Exception {
-        return InferenceRun.execute(new ModerationTask(chunkVerdict), o, env);
+        ModerationTask task = new ModerationTask(chunkVerdict);
+        return InferenceRun.execute(task, o.spec(task.name(), env), env, null);
     }
 }

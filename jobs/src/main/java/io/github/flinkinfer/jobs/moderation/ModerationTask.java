@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.InferenceTask;
+import io.github.flinkinfer.jobs.RunSpec;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.io.OutputFormat;
@@ -48,9 +48,9 @@ public final class ModerationTask implements InferenceTask {
     }
 
     @Override
-    public void validate(RunOptions o, ModelCard card) {
-        if (o.index.incremental()
-                || o.index.chunking().pooling() != io.github.flinkinfer.operators.chunk.Chunking.Pooling.NONE) {
+    public void validate(RunSpec spec) {
+        if (spec.inference().incremental()
+                || spec.inference().chunking().pooling() != io.github.flinkinfer.operators.chunk.Chunking.Pooling.NONE) {
             throw new IllegalArgumentException("--previous-output and --doc-pooling are embedding-job"
                     + " options; moderate judges a chunked document by its windows (--chunk-verdict)");
         }

@@ -17,7 +17,7 @@ import java.util.Map;
  * outputs and manifest are the record, the push a copy for dashboards.
  *
  * <pre>{@code
- * RunMetrics.judgeAndPush(o.push, summary, () -> { judge(summary, ...); commit(summary, ...); });
+ * RunMetrics.judgeAndPush(spec.pushGateway(), summary, () -> { judge(summary, ...); commit(summary, ...); });
  * }</pre>
  */
 public final class RunMetrics {
@@ -31,25 +31,25 @@ public final class RunMetrics {
     /** What one push sent and how long it took (building the meters and the HTTP round trip). */
     public record Pushed(java.net.URI group, int series, double millis) {}
 
-    /** Runs {@code verdicts}, pushes {@code summary} with their outcome when {@code push} asks, rethrows. */
-    public static void judgeAndPush(PushOptions push, RunSummary summary, Verdicts verdicts) throws Exception {
+    /** Runs {@code verdicts}, pushes {@code summary} with their outcome to {@code gateway} (null = nowhere), rethrows. */
+    public static void judgeAndPush(java.net.URI gateway, RunSummary summary, Verdicts verdicts) throws Exception {
         Exception failed = null;
         try {
             verdicts.judge();
         } catch (Exception e) {
             failed = e;
         }
-        if (push.enabled()) {
+        if (gateway != null) {
             RunOutcome outcome = RunOutcome.of(summary, failed);
             try {
-                Pushed p = push(push, summary, outcome, System.getenv());
+                Pushed p = push(gateway, summary, outcome, System.getenv());
                 System.out.printf(Locale.ROOT, "  pushed             %d series (outcome %s) to %s in %.0f ms%n",
                         p.series(), outcome.tag(), p.group(), p.millis());
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-                warn(System.err, push, e);
+                warn(System.err, gateway, e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                warn(System.err, push, e);
+                warn(System.err, gateway, e);
             }
         }
         if (failed != null) {
@@ -60,6 +60,12 @@ public final class RunMetrics {
     /** Pushes run {@code s} with {@code outcome} as the group {@link #groupingKey}, credentials from {@code env}. */
     public static Pushed push(PushOptions push, RunSummary s, RunOutcome outcome, Map<String, String> env)
             throws IOException, InterruptedException {
+        return push(push.pushGateway, s, outcome, env);
+    }
+
+    /** Same, to the Pushgateway at {@code pushGateway}. */
+    public static Pushed push(java.net.URI pushGateway, RunSummary s, RunOutcome outcome, Map<String, String> env)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         String text;
@@ -69,7 +75,7 @@ public final class RunMetrics {
         } finally {
             registry.close();
         }
-        Pushgateway gateway = new Pushgateway(push.pushGateway, PushCredentials.authorization(env));
+        Pushgateway gateway = new Pushgateway(pushGateway, PushCredentials.authorization(env));
         Map<String, String> key = groupingKey(s.runId);
         gateway.put(key, text);
         int series = (int) text.lines().filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
@@ -84,9 +90,9 @@ public final class RunMetrics {
         return key;
     }
 
-    private static void warn(PrintStream err, PushOptions push, Exception e) {
+    private static void warn(PrintStream err, java.net.URI pushGateway, Exception e) {
         String cause = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName(); // ConnectException has none
-        err.println("warning: the run's metrics were not pushed to " + push.pushGateway + ": " + cause
+        err.println("warning: the run's metrics were not pushed to " + pushGateway + ": " + cause
                 + " (the run's result is unaffected; `report --push-gateway` pushes them again)");
     }
 }

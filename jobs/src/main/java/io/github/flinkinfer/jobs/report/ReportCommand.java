@@ -51,7 +51,7 @@ public final class ReportCommand implements Callable<Integer> {
         RunReports.write(report, out);
         report.print(System.out);
         System.out.println("  report: " + out.report("html"));
-        RunMetrics.judgeAndPush(push, report, () -> judge(report, out));
+        RunMetrics.judgeAndPush(push.pushGateway, report, () -> judge(report, out));
         return 0;
     }
 

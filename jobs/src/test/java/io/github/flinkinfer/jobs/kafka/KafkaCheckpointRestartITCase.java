@@ -65,10 +65,10 @@ class KafkaCheckpointRestartITCase {
                 "--max-batch-size", "16", "--lookahead-batches", "1").toArray(String[]::new));
         o.validate();
         StreamExecutionEnvironment env =
-                io.github.flinkinfer.jobs.FlinkDefaults.environment(o);
+                o.environment();
         env.setParallelism(o.parallelism);
         env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
-        InferencePipeline.build(env, o, "cp", new FailOnceAfterCheckpoint(
+        InferencePipeline.build(env, o.spec("embed", env), new FailOnceAfterCheckpoint(
                 ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions())), new EmbeddingTask());
 
         CompletableFuture<Void> job = CompletableFuture.runAsync(() -> {

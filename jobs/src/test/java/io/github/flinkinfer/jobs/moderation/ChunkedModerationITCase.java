@@ -79,7 +79,7 @@ class ChunkedModerationITCase extends ClusterTestBase {
         args.addAll(List.of(extra));
         RunOptions o = Jobs.options(args.toArray(String[]::new));
         var summary = ModerationJob.run(
-                o, policy, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
+                o, policy, o.environment());
         assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
         Map<String, JsonNode> byId = new HashMap<>();
         for (JsonNode n : Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR))) {

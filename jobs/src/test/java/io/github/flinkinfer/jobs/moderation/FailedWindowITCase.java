@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.EmbeddingTask;
-import io.github.flinkinfer.jobs.FlinkDefaults;
 import io.github.flinkinfer.jobs.InferencePipeline;
 import io.github.flinkinfer.jobs.InferenceTask;
 import io.github.flinkinfer.jobs.RunOptions;
@@ -88,9 +87,9 @@ class FailedWindowITCase extends ClusterTestBase {
         try (TextTokenizer t = TextTokenizer.load(card, RuntimeOptions.defaults())) {
             poison = t.encode("poison").ids()[1];
         }
-        StreamExecutionEnvironment env = FlinkDefaults.environment(o);
+        StreamExecutionEnvironment env = o.environment();
         env.setParallelism(o.parallelism);
-        InferencePipeline.build(env, o, name,
+        InferencePipeline.build(env, o.spec(task.name(), env),
                 new Poisoned(ModelRuntimeFactory.onnx(card, o.runtimeOptions()), poison), task);
         env.execute("failed window " + name);
         return out;

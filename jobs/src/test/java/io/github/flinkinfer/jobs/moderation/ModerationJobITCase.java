@@ -43,7 +43,7 @@ class ModerationJobITCase extends ClusterTestBase {
                 "--model", ModerationJob.DEFAULT_MODEL, "--parallelism", "2",
                 "--output-format", "parquet,jsonl", "--progress-seconds", "0");
         RunSummary summary = ModerationJob.run(
-                o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
+                o, o.environment());
 
         float threshold = ModelCard.resolve(ModerationJob.DEFAULT_MODEL).classification.thresholds.get("spam");
         List<JsonNode> results = Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR));

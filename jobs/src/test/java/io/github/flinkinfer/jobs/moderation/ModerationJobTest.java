@@ -20,6 +20,16 @@ class ModerationJobTest {
     @TempDir Path tmp;
 
     @Test
+    void theSpamFilterIsModeratesDefaultModelAndAGivenModelWins() {
+        ModerationJob plain = new ModerationJob();
+        new picocli.CommandLine(plain).parseArgs("--input", "x.jsonl", "--output", "out");
+        assertThat(plain.options.model).isEqualTo(ModerationJob.DEFAULT_MODEL);
+        ModerationJob given = new ModerationJob();
+        new picocli.CommandLine(given).parseArgs("--input", "x.jsonl", "--output", "out", "--model", "m.json");
+        assertThat(given.options.model).isEqualTo("m.json");
+    }
+
+    @Test
     void verdictCarriesLabelScoresAndFlag() throws Exception {
         InferenceResult r = new InferenceResult();
         r.id = "m1";

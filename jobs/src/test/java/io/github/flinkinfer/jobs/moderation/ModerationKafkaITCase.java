@@ -46,7 +46,7 @@ class ModerationKafkaITCase extends ClusterTestBase {
                 "--kafka-output-topic", "verdicts", "--kafka-errors-topic", "moderation-errors",
                 "--kafka-transactional-id-prefix", "moderation-it");
         RunSummary summary = ModerationJob.run(
-                o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
+                o, o.environment());
 
         Map<String, Boolean> fromFiles = new HashMap<>();
         for (JsonNode n : Outputs.jsonLines(out.resolve(ModerationTask.RESULTS_DIR))) {

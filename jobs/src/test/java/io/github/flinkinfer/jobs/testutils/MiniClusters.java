@@ -30,6 +30,6 @@ public final class MiniClusters {
     /** Runs the embedding job on the test cluster exactly as the CLI would. */
     public static RunSummary embed(RunOptions o) throws Exception {
         return EmbeddingJob.run(
-                o, io.github.flinkinfer.jobs.FlinkDefaults.environment(o));
+                o, o.environment());
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.FlinkDefaults;
 import io.github.flinkinfer.jobs.RunOptions;
 import io.github.flinkinfer.jobs.RunSummary;
 import io.github.flinkinfer.jobs.moderation.ModerationJob;
@@ -171,7 +170,7 @@ class WorkloadRunITCase extends ClusterTestBase {
                 .write(WorkloadPlan.locationFor(card.toString()));
         Path out = tmp.resolve("moderated");
         RunOptions o = Jobs.options("--workload", card.toString(), "--output", out.toString(), "--run-id", "m");
-        RunSummary s = ModerationJob.run(o, FlinkDefaults.environment(o));
+        RunSummary s = ModerationJob.run(o, o.environment());
         assertThat(s.runInfo.path("model").path("id").asText()).startsWith(ModerationJob.DEFAULT_MODEL);
         assertThat(s.quality.metric).isEqualTo("label_agreement");
         WorkloadVerdict q = verdict(s, WorkloadVerdicts.QUALITY);
