@@ -10,9 +10,9 @@ import java.lang.management.MemoryType;
  * of the heap pools' peaks since the start, an upper bound; the pools' peaks are reset then). None
  * may grow with the corpus, which the scale benchmark checks.
  */
-final class DriverWork {
+public final class DriverWork {
     /** Seconds from the job's end to the report written, and the heap's peak meanwhile. */
-    record Measured(double seconds, long allocatedBytes, long peakHeapBytes) {}
+    public record Measured(double seconds, long allocatedBytes, long peakHeapBytes) {}
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

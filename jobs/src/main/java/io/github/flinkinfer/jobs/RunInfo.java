@@ -15,7 +15,7 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
  * and the defaults of those that differ, as its {@link RunSpec} holds them), model, versions and machine. Written as {@code
  * run-info-<run-id>.json} beside the outputs for the report.
  */
-final class RunInfo {
+public final class RunInfo {
     private RunInfo() {}
 
     static Map<String, Object> of(RunSpec spec) {
@@ -54,7 +54,7 @@ final class RunInfo {
      * This project's version: the jar manifest's {@code Implementation-Version}, else (running
      * from classes) the Maven version filtered into {@code version.properties}; never null.
      */
-    static String version() {
+    public static String version() {
         String v = RunInfo.class.getPackage().getImplementationVersion();
         if (v != null) {
             return v;
@@ -70,7 +70,7 @@ final class RunInfo {
         }
     }
 
-    static String toJson(Map<String, Object> info) throws IOException {
+    public static String toJson(Map<String, Object> info) throws IOException {
         return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(info);
     }
 }
