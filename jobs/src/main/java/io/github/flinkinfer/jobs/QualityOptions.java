@@ -58,7 +58,7 @@ public class QualityOptions {
         if (sample <= 0) {
             return;
         }
-        ModelCard ref = ModelCard.resolve(referenceFor(model));
+        ModelCard ref = io.github.flinkinfer.operators.models.ModelCards.resolve(referenceFor(model));
         if (ref.task != card.task) {
             throw new IllegalArgumentException("--quality-reference " + referenceFor(model)
                     + " is a model for " + ref.task + ", the run's model " + card.id() + " for "
@@ -77,6 +77,6 @@ public class QualityOptions {
         if (sample <= 0) {
             return null;
         }
-        return new QualityGate(ModelRuntimeFactory.onnx(ModelCard.resolve(referenceFor(model)), runtime), sample, seed);
+        return new QualityGate(ModelRuntimeFactory.onnx(io.github.flinkinfer.operators.models.ModelCards.resolve(referenceFor(model)), runtime), sample, seed);
     }
 }

@@ -252,7 +252,7 @@ public class RunOptions {
     }
 
     public ModelCard modelCard() {
-        return ModelCard.resolve(model).forInputs(inputKind);
+        return io.github.flinkinfer.operators.models.ModelCards.resolve(model).forInputs(inputKind);
     }
 
     public RuntimeOptions runtimeOptions() {

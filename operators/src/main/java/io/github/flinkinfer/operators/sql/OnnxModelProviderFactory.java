@@ -62,7 +62,7 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
         ResolvedCatalogModel model = context.getCatalogModel();
         checkInput(model);
         try {
-            ModelCard card = ModelCard.resolve(o.get(MODEL)).forInputs(o.get(INPUT_KIND));
+            ModelCard card = io.github.flinkinfer.operators.models.ModelCards.resolve(o.get(MODEL)).forInputs(o.get(INPUT_KIND));
             RuntimeOptions runtime = new RuntimeOptions(Device.parse(o.get(DEVICE)),
                     o.get(INTRA_OP_THREADS), o.get(OPTIMIZATION_LEVEL), o.get(MAX_LENGTH));
             int capacity = context.getConfiguration().get(ASYNC_CAPACITY);
