@@ -3,6 +3,8 @@ package io.github.flinkinfer.runtime;
 import ai.onnxruntime.OrtEnvironment;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -97,7 +99,7 @@ public final class OptimizedGraphCache {
     static byte[] readVerified(Path entry) throws IOException {
         String expected;
         byte[] bytes;
-        try (FileChannel lock = locked(entry)) {
+        try (EntryLock lock = locked(entry)) {
             expected = Files.readString(hashOf(entry), StandardCharsets.US_ASCII).trim();
             bytes = Files.readAllBytes(entry);
         }
@@ -123,7 +125,7 @@ public final class OptimizedGraphCache {
     /** Moves a written graph into place atomically (a concurrent writer of the same entry wins or loses whole). */
     static void publish(Path written, Path entry) throws IOException {
         Path hash = Files.createTempFile(entry.getParent(), ".writing-", ".sha256");
-        try (FileChannel lock = locked(entry)) {
+        try (EntryLock lock = locked(entry)) {
             Files.writeString(hash, ModelFiles.sha256(written), StandardCharsets.US_ASCII);
             Files.move(hash, hashOf(entry), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             Files.move(written, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -136,18 +138,40 @@ public final class OptimizedGraphCache {
     }
 
     /**
-     * Holds the entry's lock file, so a graph and its recorded sha256 are written and read as a
-     * pair by the processes that share the directory (TaskManagers of one machine).
+     * Holds the entry's lock: a lock file, so a graph and its recorded sha256 are written and read
+     * as a pair by the processes that share the directory (TaskManagers of one machine), and, as a
+     * JVM holds a file's lock once, a wait while another thread of this JVM holds it.
      */
-    private static FileChannel locked(Path entry) throws IOException {
+    private static EntryLock locked(Path entry) throws IOException {
         FileChannel channel = FileChannel.open(entry.resolveSibling(entry.getFileName() + ".lock"),
                 StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         try {
-            channel.lock();
-            return channel; // closing the channel releases the lock
+            while (true) {
+                try {
+                    return new EntryLock(channel, channel.lock());
+                } catch (OverlappingFileLockException heldInThisJvm) {
+                    Thread.sleep(5);
+                }
+            }
+        } catch (InterruptedException e) {
+            channel.close();
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted waiting for the lock of " + entry);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
+        }
+    }
+
+    /** A held entry lock; closing releases it. */
+    private record EntryLock(FileChannel channel, FileLock lock) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            try {
+                lock.release();
+            } finally {
+                channel.close();
+            }
         }
     }
 

@@ -47,6 +47,41 @@ class OptimizedGraphCacheTest {
     }
 
     @Test
+    void concurrentLoadsOfOneEntryWaitForEachOthersLock() throws Exception {
+        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
+        RuntimeOptions options = RuntimeOptions.defaults().withShareSession(false);
+        Path dir = tmp.resolve("graphs");
+        List<List<int[]>> batch = List.of(List.of(new int[] {101, 7592, 2088, 102}));
+        float[][] cold = embed(card, options, "off", "off", batch).get(0);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<float[][]>> loads = new ArrayList<>();
+            String before = System.getProperty(OptimizedGraphCache.PROPERTY);
+            System.setProperty(OptimizedGraphCache.PROPERTY, dir.toString());
+            try {
+                for (int i = 0; i < 8; i++) { // the first ones miss together, the later ones hit
+                    loads.add(pool.submit(() -> {
+                        try (OnnxModel model = OnnxModel.load(card, options)) {
+                            return model.infer(batch.get(0)).vectors();
+                        }
+                    }));
+                }
+                for (var load : loads) {
+                    assertThat(load.get()).isDeepEqualTo(cold);
+                }
+            } finally {
+                if (before == null) {
+                    System.clearProperty(OptimizedGraphCache.PROPERTY);
+                } else {
+                    System.setProperty(OptimizedGraphCache.PROPERTY, before);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aHitWhoseGraphChangedSinceItWasWrittenIsRefused() throws Exception {
         ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
         Path dir = tmp.resolve("graphs");
