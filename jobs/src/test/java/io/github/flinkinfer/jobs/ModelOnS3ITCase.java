@@ -11,6 +11,7 @@ import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFileCache;
 import io.github.flinkinfer.runtime.ModelFiles;
 import io.github.flinkinfer.runtime.ModelIntegrityException;
+import io.github.flinkinfer.runtime.OptimizedGraphCache;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -44,14 +45,17 @@ class ModelOnS3ITCase extends ClusterTestBase {
     }
 
     @BeforeEach
-    void ownCache() {
+    void ownCaches() {
         cache = tmp.resolve("model-cache"); // the MiniCluster's TaskManagers share this JVM's cache
         System.setProperty(ModelFileCache.PROPERTY, cache.toString());
+        // a fresh graph cache: a hit there would not need the graph file at all
+        System.setProperty(OptimizedGraphCache.PROPERTY, tmp.resolve("graph-cache").toString());
     }
 
     @AfterEach
-    void defaultCache() {
+    void defaultCaches() {
         System.clearProperty(ModelFileCache.PROPERTY);
+        System.clearProperty(OptimizedGraphCache.PROPERTY);
     }
 
     @Test
@@ -71,19 +75,28 @@ class ModelOnS3ITCase extends ClusterTestBase {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache))).isEqualTo("rwx------");
     }
 
+    private static ModelIntegrityException refusal(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ModelIntegrityException m) {
+                return m;
+            }
+        }
+        return null;
+    }
+
     @Test
     void aTamperedCachedFileIsRefusedNamingItAndBothHashes() throws Exception {
         embed(writeCorpus(Corpus.sample(20)), tmp.resolve("first"), "first", "--model", CARD);
-        Path entry = cache.resolve(BUILT_IN.onnx.sha256());
-        byte[] graph = Files.readAllBytes(entry);
-        graph[graph.length / 2] ^= 1;
-        Files.write(entry, graph);
+        Path entry = cache.resolve(BUILT_IN.tokenizer.sha256()); // read on every load (the graph may be a graph-cache hit)
+        byte[] tokenizer = Files.readAllBytes(entry);
+        tokenizer[tokenizer.length / 2] ^= 1;
+        Files.write(entry, tokenizer);
 
         assertThatThrownBy(() -> embed(writeCorpus(Corpus.sample(20)), tmp.resolve("second"), "second", "--model", CARD))
-                .isInstanceOf(ModelIntegrityException.class)
-                .hasMessageContaining(S3.uri("models/mini-q/model.onnx"))
-                .hasMessageContaining(entry.toString())
-                .hasMessageContaining("expected sha256 " + BUILT_IN.onnx.sha256())
-                .hasMessageContaining("but the file has " + ModelFiles.sha256(graph));
+                .satisfies(e -> assertThat(refusal(e)).as("the TaskManager's refusal").isNotNull()
+                        .satisfies(r -> assertThat(r.getMessage())
+                                .contains(S3.uri("models/mini-q/tokenizer.json"), entry.toString(),
+                                        "expected sha256 " + BUILT_IN.tokenizer.sha256(),
+                                        "but the file has " + ModelFiles.sha256(tokenizer))));
     }
 }

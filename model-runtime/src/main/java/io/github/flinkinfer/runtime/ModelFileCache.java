@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code <java.io.tmpdir>/flinkinfer-models-<user>}, owner-only ({@link PrivateDirectory}).
  */
 public final class ModelFileCache {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ModelFileCache.class);
+
     /** System property naming the cache directory (e.g. set through {@code env.java.opts.taskmanager}). */
     public static final String PROPERTY = "flinkinfer.model-cache";
 
@@ -75,6 +77,7 @@ public final class ModelFileCache {
 
     /** Copies to a private temporary, checks the sha256 of what arrived, then moves it into place. */
     private void fetch(ModelStore store, String location, ModelFile file, Path entry) {
+        long start = System.nanoTime();
         Path written = null;
         try {
             written = Files.createTempFile(dir, ".fetching-", "");
@@ -90,6 +93,8 @@ public final class ModelFileCache {
                         + ". Refusing to load a file that is not the one the model card names.");
             }
             Files.move(written, entry, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            LOG.info("Model file {} copied to {} ({} bytes, {} ms)", location, entry, Files.size(entry),
+                    (System.nanoTime() - start) / 1_000_000);
         } catch (AtomicMoveNotSupportedException e) {
             throw new ModelIntegrityException("Model file cache " + dir + " cannot move files atomically", e);
         } catch (IOException e) {
