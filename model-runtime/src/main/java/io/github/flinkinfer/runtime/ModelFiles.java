@@ -107,10 +107,34 @@ public final class ModelFiles {
         }
         Path path = confined(card, file);
         try {
-            return Files.readAllBytes(path);
+            return readAll(path);
         } catch (IOException e) {
             throw new ModelIntegrityException(
                     "Cannot read model '" + card.name + "' file " + path + ": " + e, e);
+        }
+    }
+
+    /**
+     * The file's bytes, read 1 MB at a time: {@code Files.readAllBytes} reads through a temporary
+     * direct buffer as large as the file, which a TaskManager's direct memory limit refuses for a
+     * 90 MB graph ({@code OutOfMemoryError: Direct buffer memory}).
+     */
+    static byte[] readAll(Path path) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            long size = Files.size(path);
+            if (size > Integer.MAX_VALUE - 8) {
+                throw new IOException(path + " is too large to load in one piece (" + size + " bytes)");
+            }
+            byte[] bytes = new byte[(int) size];
+            int read = 0;
+            int n;
+            while (read < bytes.length && (n = in.read(bytes, read, Math.min(1 << 20, bytes.length - read))) > 0) {
+                read += n;
+            }
+            if (read != bytes.length || in.read() != -1) {
+                throw new IOException(path + " changed size while it was read");
+            }
+            return bytes;
         }
     }
 

@@ -101,7 +101,7 @@ public final class OptimizedGraphCache {
         byte[] bytes;
         try (EntryLock lock = locked(entry)) {
             expected = Files.readString(hashOf(entry), StandardCharsets.US_ASCII).trim();
-            bytes = Files.readAllBytes(entry);
+            bytes = ModelFiles.readAll(entry);
         }
         String actual = ModelFiles.sha256(bytes);
         if (!actual.equals(expected)) {
