@@ -239,8 +239,15 @@ public final class InferenceRun {
         return ProgressReporter.estimateRecords(spec.input().files());
     }
 
-    /** Refuses to start on a tampered model before any cluster work (TaskManagers check again). */
+    /**
+     * Refuses to start on a tampered model before any cluster work (TaskManagers check again). A
+     * card in a store ({@code s3://}...) is only resolved here: each TaskManager copies and checks
+     * its files, so the client does not download the model.
+     */
     static void verifyModelFiles(ModelCard card) {
+        if (card.store != null) {
+            return;
+        }
         ModelFiles.readVerified(card, card.onnx);
         ModelFiles.readVerified(card, card.tokenizer);
         if (card.base != null) {

@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.QualityGate;
+import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
 import java.util.Locale;
@@ -58,7 +59,7 @@ public class QualityOptions {
         if (sample <= 0) {
             return;
         }
-        ModelCard ref = ModelCard.resolve(referenceFor(model));
+        ModelCard ref = ModelCards.resolve(referenceFor(model));
         if (ref.task != card.task) {
             throw new IllegalArgumentException("--quality-reference " + referenceFor(model)
                     + " is a model for " + ref.task + ", the run's model " + card.id() + " for "
@@ -77,6 +78,6 @@ public class QualityOptions {
         if (sample <= 0) {
             return null;
         }
-        return new QualityGate(ModelRuntimeFactory.onnx(ModelCard.resolve(referenceFor(model)), runtime), sample, seed);
+        return new QualityGate(ModelRuntimeFactory.onnx(ModelCards.resolve(referenceFor(model)), runtime), sample, seed);
     }
 }

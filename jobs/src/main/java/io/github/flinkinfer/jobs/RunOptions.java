@@ -7,6 +7,7 @@ import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.BatchingOptions;
+import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
@@ -269,7 +270,7 @@ public class RunOptions {
     }
 
     public ModelCard modelCard() {
-        return ModelCard.resolve(model).forInputs(inputKind);
+        return ModelCards.resolve(model).forInputs(inputKind);
     }
 
     public RuntimeOptions runtimeOptions() {

@@ -31,6 +31,7 @@ import java.util.Objects;
  * <pre>{@code
  * ModelCard card = ModelCard.resolve("all-minilm-l6-v2");       // built-in
  * ModelCard mine = ModelCard.resolve("/models/my-model/card.json"); // user-supplied
+ * ModelCard remote = ModelCard.load("s3://models/my-model/card.json", store); // any file system
  * }</pre>
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -84,8 +85,14 @@ public final class ModelCard implements Serializable {
     /** The resolved {@link #embedding} card, or null. */
     @JsonIgnore public ModelCard base;
 
-    /** Directory that relative file paths resolve against; null for built-in cards. */
+    /**
+     * Directory that relative file paths resolve against: a local path, or the card's location in
+     * its {@link #store} up to the last {@code /}; null for built-in cards.
+     */
     @JsonIgnore public String baseDirectory;
+
+    /** Where this card's files are read from when they are not local; null for local and built-in cards. */
+    @JsonIgnore public ModelStore store;
 
     /** What this run's inputs are; picks the prefix. Set per run, not part of the card file. */
     @JsonIgnore public InputKind inputKind = InputKind.PASSAGE;
@@ -143,7 +150,7 @@ public final class ModelCard implements Serializable {
             if (in == null) {
                 throw new IllegalArgumentException("No built-in model card " + resource);
             }
-            return fromJson(JSON.readTree(in), "built-in " + name, null);
+            return fromJson(JSON.readTree(in), "built-in " + name, null, null);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read built-in model card " + resource, e);
         }
@@ -161,11 +168,31 @@ public final class ModelCard implements Serializable {
             throw new IllegalArgumentException(
                     "Cannot read model card " + cardFile + ": " + e.getMessage(), e);
         }
-        return fromJson(tree, cardFile.toString(), cardFile.toAbsolutePath().getParent().toString());
+        return fromJson(tree, cardFile.toString(), cardFile.toAbsolutePath().getParent().toString(), null);
+    }
+
+    /**
+     * Loads the card at {@code location} in {@code store} (e.g. {@code s3://models/mine/card.json});
+     * its files are then read from {@code store}, each copied once per machine ({@link
+     * ModelFileCache}) and checked against its sha256 on every load.
+     */
+    public static ModelCard load(String location, ModelStore store) {
+        Objects.requireNonNull(store, "model store");
+        int slash = location.lastIndexOf('/');
+        if (slash <= 0) {
+            throw new IllegalArgumentException("Model card location '" + location + "' has no directory");
+        }
+        JsonNode tree;
+        try (InputStream in = store.open(location)) {
+            tree = JSON.readTree(in);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Cannot read model card " + location + ": " + e.getMessage(), e);
+        }
+        return fromJson(tree, location, location.substring(0, slash), store);
     }
 
     /** Checks {@code tree} against the schema, binds it, then checks what the schema cannot. */
-    static ModelCard fromJson(JsonNode tree, String source, String baseDirectory) {
+    static ModelCard fromJson(JsonNode tree, String source, String baseDirectory, ModelStore store) {
         List<String> problems = CardSchema.problems(tree);
         if (!problems.isEmpty()) {
             throw new ModelCardException(source, problems);
@@ -177,6 +204,7 @@ public final class ModelCard implements Serializable {
             throw new ModelCardException(source, List.of(e.getMessage()));
         }
         card.baseDirectory = baseDirectory;
+        card.store = store;
         problems = card.problems();
         if (!problems.isEmpty()) {
             throw new ModelCardException(source, problems);
@@ -213,7 +241,8 @@ public final class ModelCard implements Serializable {
                 base = builtIn(key);
             } else if (baseDirectory != null && !embedding.contains("/") && !embedding.contains("\\")
                     && !embedding.contains("..")) {
-                base = load(Path.of(baseDirectory).resolve(embedding));
+                base = store != null ? load(baseDirectory + "/" + embedding, store)
+                        : load(Path.of(baseDirectory).resolve(embedding));
             } else {
                 problems.add("embedding: '" + embedding + "' must be a built-in model " + BUILT_IN
                         + " or a card file in the same directory");

@@ -10,9 +10,11 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Reads a card's files and checks them before anything is loaded: built-in files come from the
- * classpath, user files must stay inside the card's directory (no absolute paths, no {@code ..},
- * no symlinks pointing out), and every file must match its sha256.
+ * Reads a card's files and checks them before anything is loaded: built-in files come from where
+ * {@link BuiltInModelFiles} finds them, user files must stay inside the card's directory (no
+ * absolute paths, no {@code ..}, no symlinks pointing out), the files of a card in a {@link
+ * ModelStore} are read from this machine's {@link ModelFileCache}, and every file must match its
+ * sha256 each time it is read, cache hits included.
  */
 public final class ModelFiles {
     private static final String CLASSPATH = "classpath:";
@@ -24,12 +26,16 @@ public final class ModelFiles {
         byte[] bytes = read(card, file);
         String actual = sha256(bytes);
         if (!actual.equals(file.sha256())) {
-            throw new ModelIntegrityException(
-                    "Checksum mismatch for model '" + card.name + "' file " + describe(card, file)
-                            + ": expected sha256 " + file.sha256() + " but the file has " + actual
-                            + ". Refusing to load a file that is not the one the model card names.");
+            throw mismatch(card, describe(card, file), file, actual);
         }
         return bytes;
+    }
+
+    private static ModelIntegrityException mismatch(ModelCard card, String where, ModelFile file, String actual) {
+        return new ModelIntegrityException(
+                "Checksum mismatch for model '" + card.name + "' file " + where
+                        + ": expected sha256 " + file.sha256() + " but the file has " + actual
+                        + ". Refusing to load a file that is not the one the model card names.");
     }
 
     /**
@@ -42,6 +48,10 @@ public final class ModelFiles {
             throw new ModelIntegrityException("Model '" + card.name
                     + "': external data needs a model card directory, not classpath files");
         }
+        if (card.store != null) {
+            throw new ModelIntegrityException("Model '" + card.name + "': external data files are read from a"
+                    + " local card directory only, not from " + card.baseDirectory + " (mount the card's directory)");
+        }
         for (ModelFile data : card.externalData) {
             verifyStreaming(card, data);
         }
@@ -53,10 +63,7 @@ public final class ModelFiles {
         Path path = confined(card, file);
         String actual = sha256(path);
         if (!actual.equals(file.sha256())) {
-            throw new ModelIntegrityException(
-                    "Checksum mismatch for model '" + card.name + "' file " + path
-                            + ": expected sha256 " + file.sha256() + " but the file has " + actual
-                            + ". Refusing to load a file that is not the one the model card names.");
+            throw mismatch(card, path.toString(), file, actual);
         }
         return path;
     }
@@ -76,24 +83,12 @@ public final class ModelFiles {
         }
     }
 
-    /** The file's size in bytes, without reading it (a jar entry's recorded size on the classpath). */
+    /** The file's size in bytes, without reading it (a jar entry's recorded size for a built-in file). */
     public static long size(ModelCard card, ModelFile file) {
-        if (file.path().startsWith(CLASSPATH)) {
-            java.net.URL url = ModelFiles.class.getClassLoader()
-                    .getResource(file.path().substring(CLASSPATH.length()));
-            if (url == null) {
-                throw new ModelIntegrityException("Model '" + card.name + "' file " + file.path()
-                        + " is not on the classpath (is the model artifact a dependency?)");
-            }
-            try {
-                java.net.URLConnection connection = url.openConnection();
-                connection.setUseCaches(false);
-                return connection.getContentLengthLong();
-            } catch (IOException e) {
-                throw new ModelIntegrityException("Cannot read " + file.path(), e);
-            }
-        }
         try {
+            if (file.path().startsWith(CLASSPATH)) {
+                return BuiltInModelFiles.configured().find(card.name, file.path().substring(CLASSPATH.length())).size();
+            }
             return Files.size(confined(card, file));
         } catch (IOException e) {
             throw new ModelIntegrityException("Cannot read model '" + card.name + "' file " + file + ": " + e, e);
@@ -102,24 +97,44 @@ public final class ModelFiles {
 
     static byte[] read(ModelCard card, ModelFile file) {
         if (file.path().startsWith(CLASSPATH)) {
-            String resource = file.path().substring(CLASSPATH.length());
-            try (InputStream in = ModelFiles.class.getClassLoader().getResourceAsStream(resource)) {
-                if (in == null) {
-                    throw new ModelIntegrityException(
-                            "Model '" + card.name + "' file " + file.path()
-                                    + " is not on the classpath (is the model artifact a dependency?)");
-                }
+            BuiltInModelFiles.Found found =
+                    BuiltInModelFiles.configured().find(card.name, file.path().substring(CLASSPATH.length()));
+            try (InputStream in = found.open()) {
                 return in.readAllBytes();
             } catch (IOException e) {
-                throw new ModelIntegrityException("Cannot read " + file.path(), e);
+                throw new ModelIntegrityException("Cannot read " + found.where() + ": " + e, e);
             }
         }
         Path path = confined(card, file);
         try {
-            return Files.readAllBytes(path);
+            return readAll(path);
         } catch (IOException e) {
             throw new ModelIntegrityException(
                     "Cannot read model '" + card.name + "' file " + path + ": " + e, e);
+        }
+    }
+
+    /**
+     * The file's bytes, read 1 MB at a time: {@code Files.readAllBytes} reads through a temporary
+     * direct buffer as large as the file, which a TaskManager's direct memory limit refuses for a
+     * 90 MB graph ({@code OutOfMemoryError: Direct buffer memory}).
+     */
+    static byte[] readAll(Path path) throws IOException {
+        try (InputStream in = Files.newInputStream(path)) {
+            long size = Files.size(path);
+            if (size > Integer.MAX_VALUE - 8) {
+                throw new IOException(path + " is too large to load in one piece (" + size + " bytes)");
+            }
+            byte[] bytes = new byte[(int) size];
+            int read = 0;
+            int n;
+            while (read < bytes.length && (n = in.read(bytes, read, Math.min(1 << 20, bytes.length - read))) > 0) {
+                read += n;
+            }
+            if (read != bytes.length || in.read() != -1) {
+                throw new IOException(path + " changed size while it was read");
+            }
+            return bytes;
         }
     }
 
@@ -131,10 +146,13 @@ public final class ModelFiles {
         }
         Path relative = Path.of(file.path());
         if (relative.isAbsolute() || relative.normalize().startsWith("..")
-                || file.path().contains("..")) {
+                || file.path().contains("..") || file.path().contains(":")) {
             throw new ModelIntegrityException(
                     "Model '" + card.name + "' file '" + file.path()
                             + "' must be a relative path inside the model card's directory");
+        }
+        if (card.store != null) {
+            return ModelFileCache.configured().local(card.store, location(card, file), file);
         }
         Path base = Path.of(card.baseDirectory);
         Path resolved = base.resolve(relative).normalize();
@@ -156,9 +174,19 @@ public final class ModelFiles {
     }
 
     static String describe(ModelCard card, ModelFile file) {
-        return card.baseDirectory == null
-                ? file.path()
-                : Path.of(card.baseDirectory).resolve(file.path()).normalize().toString();
+        if (file.path().startsWith(CLASSPATH) || card.baseDirectory == null) {
+            return file.path();
+        }
+        if (card.store != null) {
+            return location(card, file) + " (this machine's copy "
+                    + ModelFileCache.configured().directory().resolve(file.sha256()) + ")";
+        }
+        return Path.of(card.baseDirectory).resolve(file.path()).normalize().toString();
+    }
+
+    /** Where a file of a card in a {@link ModelStore} is: its path under the card's directory. */
+    static String location(ModelCard card, ModelFile file) {
+        return card.baseDirectory + "/" + file.path();
     }
 
     public static String sha256(byte[] bytes) {

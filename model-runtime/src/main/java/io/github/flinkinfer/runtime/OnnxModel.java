@@ -191,16 +191,23 @@ public final class OnnxModel implements ModelRuntime {
     }
 
     /**
-     * A hit loads the optimized graph with optimization off and skips reading the original (it was
-     * verified when the entry was written, and the entry is keyed by its sha256); a miss, or a hit
-     * ORT cannot load, verifies and optimizes the original and writes the entry.
+     * A hit loads the optimized graph with optimization off, once its bytes match the sha256
+     * recorded when it was written (a changed entry is refused), and skips reading the original (it
+     * was verified when the entry was written, and the entry is keyed by its sha256); a miss, or a
+     * hit ORT cannot load, verifies and optimizes the original and writes the entry.
      */
     private static SharedSession createCached(
             ModelCard card, RuntimeOptions options, OptimizedGraphCache cache, long start) throws OrtException {
         java.nio.file.Path entry = cache.entry(card, options);
         if (OptimizedGraphCache.present(entry)) {
+            byte[] optimized;
             try {
-                OrtSessions.Created created = OrtSessions.createOptimized(entry, options);
+                optimized = OptimizedGraphCache.readVerified(entry);
+            } catch (java.io.IOException e) {
+                throw new ModelIntegrityException("Cannot read optimized-graph cache entry " + entry + ": " + e, e);
+            }
+            try {
+                OrtSessions.Created created = OrtSessions.createOptimized(optimized, options);
                 return new SharedSession(created, times(start, start, System.nanoTime(), "hit"));
             } catch (OrtException | RuntimeException e) {
                 LOG.warn("Cached optimized graph {} of {} does not load ({}); optimizing again",

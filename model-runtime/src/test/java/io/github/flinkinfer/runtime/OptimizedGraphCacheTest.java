@@ -37,10 +37,67 @@ class OptimizedGraphCacheTest {
             assertThat(hit.get(b)).as("batch %d from the cached graph", b).isDeepEqualTo(cold.get(b));
         }
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString()))
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".onnx")))
                     .singleElement().matches(n -> n.startsWith(card.onnx.sha256().substring(0, 16)));
         }
+        Path entry = OptimizedGraphCache.in(dir).entry(card, options);
+        assertThat(Files.readString(OptimizedGraphCache.hashOf(entry))).as("the entry's sha256, recorded when written")
+                .isEqualTo(ModelFiles.sha256(entry));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwx------");
+    }
+
+    @Test
+    void concurrentLoadsOfOneEntryWaitForEachOthersLock() throws Exception {
+        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
+        RuntimeOptions options = RuntimeOptions.defaults().withShareSession(false);
+        Path dir = tmp.resolve("graphs");
+        List<List<int[]>> batch = List.of(List.of(new int[] {101, 7592, 2088, 102}));
+        float[][] cold = embed(card, options, "off", "off", batch).get(0);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<float[][]>> loads = new ArrayList<>();
+            String before = System.getProperty(OptimizedGraphCache.PROPERTY);
+            System.setProperty(OptimizedGraphCache.PROPERTY, dir.toString());
+            try {
+                for (int i = 0; i < 8; i++) { // the first ones miss together, the later ones hit
+                    loads.add(pool.submit(() -> {
+                        try (OnnxModel model = OnnxModel.load(card, options)) {
+                            return model.infer(batch.get(0)).vectors();
+                        }
+                    }));
+                }
+                for (var load : loads) {
+                    assertThat(load.get()).isDeepEqualTo(cold);
+                }
+            } finally {
+                if (before == null) {
+                    System.clearProperty(OptimizedGraphCache.PROPERTY);
+                } else {
+                    System.setProperty(OptimizedGraphCache.PROPERTY, before);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aHitWhoseGraphChangedSinceItWasWrittenIsRefused() throws Exception {
+        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
+        Path dir = tmp.resolve("graphs");
+        List<List<int[]>> batch = List.of(List.of(new int[] {101, 7592, 2088, 102}));
+        embed(card, RuntimeOptions.defaults(), dir.toString(), "miss", batch);
+        Path entry = OptimizedGraphCache.in(dir).entry(card, RuntimeOptions.defaults());
+        String recorded = Files.readString(OptimizedGraphCache.hashOf(entry));
+        byte[] graph = Files.readAllBytes(entry);
+        graph[graph.length / 2] ^= 1; // one bit of a weight: ORT would load it without complaint
+        Files.write(entry, graph);
+
+        assertThatThrownBy(() -> embed(card, RuntimeOptions.defaults(), dir.toString(), "hit", batch))
+                .isInstanceOf(ModelIntegrityException.class)
+                .hasMessageContaining(entry.toString())
+                .hasMessageContaining("expected sha256 " + recorded)
+                .hasMessageContaining("but the file has " + ModelFiles.sha256(graph));
     }
 
     @Test
@@ -62,7 +119,7 @@ class OptimizedGraphCacheTest {
         ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
         Path dir = tmp.resolve("graphs");
         Path entry = OptimizedGraphCache.in(dir).entry(card, RuntimeOptions.defaults());
-        Files.writeString(entry, "not an onnx graph");
+        Files.writeString(entry, "not an onnx graph"); // no recorded sha256 beside it: not an entry
         List<List<int[]>> batch = List.of(List.of(new int[] {101, 7592, 2088, 102}));
 
         List<float[][]> cold = embed(card, RuntimeOptions.defaults(), "off", "off", batch);

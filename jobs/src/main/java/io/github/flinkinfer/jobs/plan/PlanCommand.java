@@ -7,6 +7,7 @@ import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
 import io.github.flinkinfer.operators.metrics.CostModel;
+import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import io.github.flinkinfer.runtime.OnnxModel;
@@ -93,7 +94,7 @@ public final class PlanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "Missing required option: '--input' (or --workload)");
         }
         int subtasks = parallelism > 0 ? parallelism : Runtime.getRuntime().availableProcessors();
-        ModelCard card = ModelCard.resolve(model);
+        ModelCard card = ModelCards.resolve(model);
         RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength).withIntraOpThreads(1);
         Sample s = sample(input, sample, textField);
         System.out.printf("corpus: %s, %,d records; sampled %d%n", input, s.total, s.texts.size());

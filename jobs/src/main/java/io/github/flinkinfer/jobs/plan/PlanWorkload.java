@@ -13,6 +13,7 @@ import io.github.flinkinfer.jobs.workload.WorkloadPlan.ClauseCheck;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan.Forecast;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan.VariantEstimate;
 import io.github.flinkinfer.operators.metrics.CostModel;
+import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelTask;
 import io.github.flinkinfer.runtime.RuntimeOptions;
@@ -91,7 +92,7 @@ final class PlanWorkload {
         }
         // Untimed: a JVM's first tokenizer loads DJL's native library and its first model starts ONNX
         // Runtime; whichever variant came first would be charged for both.
-        TextTokenizer.load(ModelCard.resolve(card.variants().get(0)), RuntimeOptions.defaults()).close();
+        TextTokenizer.load(ModelCards.resolve(card.variants().get(0)), RuntimeOptions.defaults()).close();
         ai.onnxruntime.OrtEnvironment.getEnvironment();
 
         VariantSweep sweep = new VariantSweep(s.texts(), sampleSize, maxLength, Math.min(parallelism, cores), out);
@@ -177,7 +178,7 @@ final class PlanWorkload {
         quality.reference = card.reference();
         quality.sample = 1;
         for (String variant : card.variants()) {
-            ModelCard model = ModelCard.resolve(variant);
+            ModelCard model = ModelCards.resolve(variant);
             if (model.task != task) {
                 throw new IllegalArgumentException("workload card: variant " + variant + " is a model for "
                         + model.task + ", the card's task " + card.task().command() + " needs " + task);

@@ -5,6 +5,7 @@ import io.github.flinkinfer.jobs.plan.WorkloadPlanner.Measurement;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.QualityGate;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
@@ -59,7 +60,7 @@ final class VariantSweep {
 
     /** Measures {@code variant}; {@code reference} is the model its outputs are compared with. */
     Measurement measure(String variant, String reference) {
-        ModelCard card = ModelCard.resolve(variant);
+        ModelCard card = ModelCards.resolve(variant);
         RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength).withIntraOpThreads(1);
 
         long t0 = System.nanoTime();
@@ -139,7 +140,7 @@ final class VariantSweep {
             float[][] outputs) {
         boolean self = reference == null;
         ModelRuntime ref = self ? model
-                : ModelRuntimeFactory.onnx(ModelCard.resolve(reference), options).open(Device.CPU);
+                : ModelRuntimeFactory.onnx(ModelCards.resolve(reference), options).open(Device.CPU);
         try {
             double min = Double.POSITIVE_INFINITY;
             double sum = 0;

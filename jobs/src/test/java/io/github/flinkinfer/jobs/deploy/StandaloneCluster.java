@@ -53,13 +53,15 @@ final class StandaloneCluster implements AutoCloseable {
         }
     }
 
-    /** The shaded job jar that {@code mvn package} builds (ITCases run after package). */
+    /** The shaded job jar that {@code mvn package} builds (ITCases run after package); its size goes to the log. */
     static Path jobJar() throws IOException {
         Path target = Corpus.locate("jobs/pom.xml").resolveSibling("target");
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(p -> p.getFileName().toString().matches("jobs-.*-job\\.jar"))
+            Path jar = files.filter(p -> p.getFileName().toString().matches("jobs-.*-job\\.jar"))
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no job jar in " + target + ": run mvn package"));
+            System.out.printf("job jar %s: %,d bytes%n", jar.getFileName(), Files.size(jar));
+            return jar;
         }
     }
 

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.ModelDirectories;
 import io.github.flinkinfer.jobs.testutils.S3Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The failure drill on object storage: the multi-process standalone cluster with Flink's S3 file
  * system under {@code plugins/s3-fs-hadoop/} as in a distribution, configured by {@code -D s3.…},
- * the corpus and every output on {@code s3://} of a local S3 endpoint, and one TaskManager
- * {@code kill -9}ed mid-run: every id exactly once in the bucket and the run's success marker.
+ * the thin job jar submitted with {@code flink run}, the model card and its files, the corpus
+ * and every output on {@code s3://} of a local S3 endpoint, and one TaskManager {@code kill
+ * -9}ed mid-run: every id exactly once in the bucket and the run's success marker.
  */
 class StandaloneS3ITCase {
     @RegisterExtension static final S3Server S3 = new S3Server();
@@ -28,13 +30,14 @@ class StandaloneS3ITCase {
     void jobOnS3SurvivesATaskManagerKilledMidJob() throws Exception {
         Set<String> inputIds = Corpus.sample(Integer.MAX_VALUE).keySet();
         S3.put("corpus/wordnet-sample.jsonl", Corpus.SAMPLE);
+        S3.putDirectory("models/mini-q", ModelDirectories.copyOfBuiltIn("all-minilm-l6-v2-q", tmp.resolve("mini-q")));
         Path client = tmp.resolve("client.out");
         List<String> args = new ArrayList<>(List.of("-n", "2", "--s3"));
         S3.configuration().toMap().forEach((key, value) -> args.addAll(List.of("-D", key + "=" + value)));
         try (StandaloneCluster cluster = StandaloneCluster.start(tmp.resolve("cluster"), args.toArray(String[]::new))) {
             Process job = cluster.submit(client,
                     "embed", "--input", S3.uri("corpus/wordnet-sample.jsonl"), "--output", S3.uri("out"),
-                    "--run-id", "x", "--parallelism", "2", "--model", "all-minilm-l6-v2-q",
+                    "--run-id", "x", "--parallelism", "2", "--model", S3.uri("models/mini-q/card.json"),
                     "--restart-attempts", "5");
 
             // Mid-job: a TaskManager runs inference. Part files on S3 are multipart uploads, not

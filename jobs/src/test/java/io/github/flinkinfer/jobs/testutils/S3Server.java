@@ -117,6 +117,15 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
         store().putBlob(BUCKET, store().blobBuilder(key).payload(file.toFile()).build());
     }
 
+    /** Puts each file of {@code dir} (not its subdirectories) under {@code prefix}{@code /}. */
+    public void putDirectory(String prefix, Path dir) {
+        try (var files = Files.list(dir)) {
+            files.filter(Files::isRegularFile).forEach(f -> put(prefix + "/" + f.getFileName(), f));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Keys of the objects under {@code prefix}, sorted (directory markers left out). */
     public List<String> keys(String prefix) {
         List<String> keys = new ArrayList<>();

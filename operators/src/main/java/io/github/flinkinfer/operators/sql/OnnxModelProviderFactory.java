@@ -4,6 +4,7 @@ import static io.github.flinkinfer.operators.sql.OnnxModelOptions.*;
 
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
@@ -62,7 +63,7 @@ public final class OnnxModelProviderFactory implements ModelProviderFactory {
         ResolvedCatalogModel model = context.getCatalogModel();
         checkInput(model);
         try {
-            ModelCard card = ModelCard.resolve(o.get(MODEL)).forInputs(o.get(INPUT_KIND));
+            ModelCard card = ModelCards.resolve(o.get(MODEL)).forInputs(o.get(INPUT_KIND));
             RuntimeOptions runtime = new RuntimeOptions(Device.parse(o.get(DEVICE)),
                     o.get(INTRA_OP_THREADS), o.get(OPTIMIZATION_LEVEL), o.get(MAX_LENGTH));
             int capacity = context.getConfiguration().get(ASYNC_CAPACITY);
