@@ -56,6 +56,11 @@ public final class BuiltInModelFiles {
         long size() throws IOException;
 
         InputStream open() throws IOException;
+
+        /** The file itself when it is a plain file (not an entry of a jar), else null. */
+        default Path plainFile() {
+            return null;
+        }
     }
 
     /** The file {@code resource}, from the first place that has it; one line naming every place otherwise. */
@@ -118,6 +123,15 @@ public final class BuiltInModelFiles {
                 connection.setUseCaches(false); // a cached JarFile would stay open after the read
                 return connection.getInputStream();
             }
+
+            @Override
+            public Path plainFile() {
+                try {
+                    return "file".equals(url.getProtocol()) ? Path.of(url.toURI()) : null;
+                } catch (java.net.URISyntaxException e) {
+                    return null;
+                }
+            }
         };
     }
 
@@ -136,6 +150,11 @@ public final class BuiltInModelFiles {
             @Override
             public InputStream open() throws IOException {
                 return Files.newInputStream(path);
+            }
+
+            @Override
+            public Path plainFile() {
+                return path;
             }
         };
     }

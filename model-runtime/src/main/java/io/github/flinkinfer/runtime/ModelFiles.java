@@ -13,7 +13,8 @@ import java.util.HexFormat;
  * Reads a card's files and checks them before anything is loaded: built-in files come from where
  * {@link BuiltInModelFiles} finds them, user files must stay inside the card's directory (no
  * absolute paths, no {@code ..}, no symlinks pointing out), the files of a card in a {@link
- * ModelStore} are read from this machine's {@link ModelFileCache}, and every file must match its
+ * ModelStore} (and built-in files inside a jar, so a 90 MB graph is inflated once, not per run)
+ * are read from this machine's {@link ModelFileCache}, and every file must match its
  * sha256 each time it is read, cache hits included.
  */
 public final class ModelFiles {
@@ -99,10 +100,14 @@ public final class ModelFiles {
         if (file.path().startsWith(CLASSPATH)) {
             BuiltInModelFiles.Found found =
                     BuiltInModelFiles.configured().find(card.name, file.path().substring(CLASSPATH.length()));
-            try (InputStream in = found.open()) {
-                return in.readAllBytes();
+            Path plain = found.plainFile();
+            if (plain == null) { // a jar entry: inflated once into the file cache, a plain read after that
+                plain = ModelFileCache.configured().local(location -> found.open(), found.where(), file);
+            }
+            try {
+                return readAll(plain);
             } catch (IOException e) {
-                throw new ModelIntegrityException("Cannot read " + found.where() + ": " + e, e);
+                throw new ModelIntegrityException("Cannot read " + found.where() + " (" + plain + "): " + e, e);
             }
         }
         Path path = confined(card, file);

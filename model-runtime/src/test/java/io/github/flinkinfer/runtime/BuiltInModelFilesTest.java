@@ -33,6 +33,34 @@ class BuiltInModelFilesTest {
     }
 
     @Test
+    void aJarEntryIsInflatedOnceIntoTheFileCacheAndCheckedOnEveryRead() throws Exception {
+        Path cache = tmp.resolve("cache");
+        String before = System.getProperty(ModelFileCache.PROPERTY);
+        System.setProperty(ModelFileCache.PROPERTY, cache.toString());
+        try {
+            assertThat(ModelFiles.readVerified(CARD, CARD.tokenizer)).hasSize((int) ModelFiles.size(CARD, CARD.tokenizer));
+            Path entry = cache.resolve(CARD.tokenizer.sha256());
+            assertThat(entry).isRegularFile(); // the artifact's jar entry, inflated once
+            long modified = Files.getLastModifiedTime(entry).toMillis();
+            ModelFiles.readVerified(CARD, CARD.tokenizer);
+            assertThat(Files.getLastModifiedTime(entry).toMillis()).isEqualTo(modified); // a hit, not a copy
+
+            byte[] bytes = Files.readAllBytes(entry);
+            bytes[10] ^= 1;
+            Files.write(entry, bytes);
+            assertThatThrownBy(() -> ModelFiles.readVerified(CARD, CARD.tokenizer))
+                    .isInstanceOf(ModelIntegrityException.class)
+                    .hasMessageContaining("expected sha256 " + CARD.tokenizer.sha256());
+        } finally {
+            if (before == null) {
+                System.clearProperty(ModelFileCache.PROPERTY);
+            } else {
+                System.setProperty(ModelFileCache.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
     void aMountedDirectoryWithTheExtractedFile() throws Exception {
         Path models = Files.createDirectories(tmp.resolve("models"));
         Files.write(models.resolve(TOKENIZER), ModelFiles.readVerified(CARD, CARD.tokenizer));
