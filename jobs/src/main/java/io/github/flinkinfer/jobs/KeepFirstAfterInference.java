@@ -10,6 +10,8 @@ import io.github.flinkinfer.operators.Outputs;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
@@ -33,8 +35,17 @@ final class KeepFirstAfterInference {
                 && !config.incremental() && !config.chunking().enabled() && config.tokenizeParallelism() == 0;
     }
 
-    /** The documents spread over the inference subtasks by an exchange that does not block. */
+    /**
+     * The documents spread over the inference subtasks by an exchange that does not block. The
+     * adaptive batch scheduler (BATCH's default) accepts blocking and hybrid edges only, and
+     * deploys a consumer after its producers finished, hybrid included; so the job asks for
+     * Flink's default scheduler (pipelined regions; the edges after inference stay blocking, so
+     * a failure restarts the source's region, not the writers').
+     */
     static DataStream<Document> pipelinedRebalance(DataStream<Document> docs) {
+        Configuration scheduler = new Configuration();
+        scheduler.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
+        docs.getExecutionEnvironment().configure(scheduler);
         return new DataStream<>(docs.getExecutionEnvironment(), new PartitionTransformation<>(
                 docs.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
     }
