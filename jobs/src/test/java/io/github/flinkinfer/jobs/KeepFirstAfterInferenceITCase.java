@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * used with {@code --tokenize-parallelism}) on two files with duplicates within and across them,
  * a kept copy that fails tokenization and a dropped one that would: the same positions kept with
  * the same vectors, the same error rows (reason, message, input length and sha256), and a ledger
- * that reconciles while counting the duplicates that were inferred.
+ * that reconciles while counting the duplicates that were inferred. {@code --duplicates allow}
+ * takes the same pipelined exchange.
  */
 class KeepFirstAfterInferenceITCase extends ClusterTestBase {
     private static final String LONG = "word ".repeat(80).trim();
@@ -73,6 +74,20 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         assertThat(after.summary().duplicates).isEqualTo(before.summary().duplicates).isEqualTo(27);
     }
 
+    @Test
+    void allowRunsOverThePipelinedExchangeToo() throws Exception {
+        Path a = Files.createDirectories(tmp.resolve("a")).resolve("docs.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 50; i++) {
+            lines.append(line("id-" + i, "document number " + i));
+        }
+        Files.writeString(a, lines.toString());
+        Run allow = run("allow", "--duplicates", "allow");
+        assertThat(allow.kept()).hasSize(50);
+        assertThat(allow.errors()).isEmpty();
+        assertThat(allow.summary().succeeded).isEqualTo(50);
+    }
+
     private static String line(String id, String text) {
         return "{\"id\":\"" + id + "\",\"text\":\"" + text + "\"}\n";
     }
@@ -103,10 +118,14 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         return all;
     }
 
+    private String inputs() {
+        return Files.isDirectory(tmp.resolve("b")) ? tmp.resolve("a") + "," + tmp.resolve("b") : tmp.resolve("a").toString();
+    }
+
     private Run run(String name, String... extra) throws Exception {
         Path out = tmp.resolve(name);
         RunSummary summary = MiniClusters.embed(Jobs.options(new String[] {
-                "--input", tmp.resolve("a") + "," + tmp.resolve("b"), "--output", out.toString(),
+                "--input", inputs(), "--output", out.toString(),
                 "--run-id", name, "--parallelism", "2", "--max-length", "16", "--overlong", "reject",
                 "--max-error-rate", "1.0"}, extra));
         var rows = Outputs.embeddings(out);
