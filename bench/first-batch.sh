@@ -9,6 +9,7 @@
 # (the driver's submission), as the run summary's "cold start" line reports it; "− ready" also
 # subtracts the report's clusterStart.readyAfterSubmissionSeconds (the embedded cluster's start,
 # which depends on the machine's load, not on the corpus). Runs at normal priority.
+# Per-run rows and medians of several OUT dirs: python3 bench/first-batch-collect.py OUT...
 # Usage: [BEFORE=/old/tree] [CARD=card.json] [CORPUS=big.jsonl] bench/first-batch.sh [small records] [rounds]
 #   e.g. mkdir /tmp/before && git archive <commit> | tar -x -C /tmp/before
 # CARD defaults to the fixture built by bench/fixture/build-fixture-model.sh; CORPUS (at least
