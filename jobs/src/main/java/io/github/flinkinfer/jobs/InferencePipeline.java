@@ -15,6 +15,8 @@ import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.operators.ledger.RunLedger;
 import io.github.flinkinfer.operators.DeduplicateFunction;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.DocumentOutcome;
+import io.github.flinkinfer.operators.PositionMarker;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
@@ -38,6 +40,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *             │           │            │              ├──────────▶ metrics  (one row per batch)
  *             └───────────┴────────────┴──────────────┴──────────▶ errors   (one row per failed input)
  * </pre>
+ *
+ * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run,
+ * chunking or tokenize parallelism, the dedupe moves after inference ({@link
+ * KeepFirstAfterInference}): source ─▶ parse ─▶ mark positions ─▶ tokenize ─▶ batch + infer,
+ * then the outcomes keyed by id, so the first batch does not wait for the corpus.
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
@@ -63,11 +70,10 @@ public final class InferencePipeline {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         IndexSteps.Extras extras = new IndexSteps.Extras();
         InferenceConfig config = spec.inference();
-        SingleOutputStreamOperator<InferenceResult> results =
-                infer(input.documents(), config, runId, model, errors, extras, accounting);
-        task.writeResults(extras.allRows(results), out, config.chunking(), model.card(), accounting);
+        Inferred inferred = infer(input.documents(), config, runId, model, errors, extras, accounting);
+        task.writeResults(extras.allRows(inferred.results()), out, config.chunking(), model.card(), accounting);
         extras.writeSkipped(out);
-        FileOutputs.writeMetrics(results.getSideOutput(Outputs.BATCH_METRICS), out);
+        FileOutputs.writeMetrics(inferred.metrics(), out);
         DataStream<ErrorRecord> allErrors = union(errors);
         FileOutputs.writeErrors(allErrors, out);
         KafkaOutputs.writeErrors(allErrors, out);
@@ -77,12 +83,14 @@ public final class InferencePipeline {
                 contract == null ? null : contract.latencyMaxItemMs());
     }
 
+    /** What the middle hands the writers: the result rows to write, and one metrics row per batch. */
+    public record Inferred(DataStream<InferenceResult> results, DataStream<BatchMetrics> metrics) {}
+
     /**
      * The shared middle of every job: dedupe ids, tokenize, batch and infer. Adds each stage's
-     * error side output to {@code errors}; per-batch metrics are the result's {@link
-     * Outputs#BATCH_METRICS} side output.
+     * error side output to {@code errors}.
      */
-    public static SingleOutputStreamOperator<InferenceResult> infer(
+    public static Inferred infer(
             DataStream<Document> docs,
             InferenceConfig config,
             String runId,
@@ -94,9 +102,10 @@ public final class InferencePipeline {
     /**
      * Same, with search-index steps: chunking at tokenization, and rows not inferred by this
      * run's model calls (carried over by an incremental run, doc-level pools) added to {@code
-     * extras}; write {@link IndexSteps.Extras#allRows} to get them.
+     * extras}; write {@link IndexSteps.Extras#allRows} to get them. Where {@link
+     * KeepFirstAfterInference} applies (BATCH keep-first), the dedupe runs after inference.
      */
-    public static SingleOutputStreamOperator<InferenceResult> infer(
+    public static Inferred infer(
             DataStream<Document> docs,
             InferenceConfig config,
             String runId,
@@ -105,7 +114,16 @@ public final class InferencePipeline {
             IndexSteps.Extras extras,
             Accounting accounting) {
         DataStream<Document> unique;
-        if (config.duplicates() == DuplicatePolicy.KEEP_FIRST) {
+        boolean dedupeAfter = KeepFirstAfterInference.applies(config);
+        DataStream<DocumentOutcome> marks = null;
+        if (dedupeAfter) {
+            SingleOutputStreamOperator<Document> marked = KeepFirstAfterInference.pipelinedRebalance(docs)
+                    .process(new PositionMarker())
+                    .name("mark-positions")
+                    .uid("mark-positions");
+            marks = marked.getSideOutput(PositionMarker.MARKS);
+            unique = marked;
+        } else if (config.duplicates() == DuplicatePolicy.KEEP_FIRST) {
             SingleOutputStreamOperator<Document> deduped =
                     docs.keyBy(d -> d.id, Types.STRING)
                             .process(new DeduplicateFunction(config.batchMode()))
@@ -114,6 +132,8 @@ public final class InferencePipeline {
             StageParallelism.ofTokenize(deduped, config); // chained with tokenize
             errors.add(deduped.getSideOutput(Outputs.ERRORS));
             unique = deduped;
+        } else if (config.batchMode() && config.tokenizeParallelism() == 0) { // ALLOW: nothing to wait for
+            unique = KeepFirstAfterInference.pipelinedRebalance(docs);
         } else {
             unique = docs.rebalance();
         }
@@ -124,7 +144,6 @@ public final class InferencePipeline {
                         .name("tokenize")
                         .uid("tokenize");
         StageParallelism.ofTokenize(tokens, config);
-        errors.add(tokens.getSideOutput(Outputs.ERRORS));
         accounting.tally(tokens, "model-inputs",
                 (l, t) -> l.addItem(t.chunk == null || t.chunk.chunkIndex <= 0));
         SingleOutputStreamOperator<InferenceResult> results =
@@ -137,7 +156,14 @@ public final class InferencePipeline {
                                         .overlap(config.overlap())
                                         .build())
                         .uid("batch-and-infer");
-        errors.add(IndexSteps.documentErrors(results, config.chunking()));
+        DataStream<InferenceResult> written = results;
+        if (dedupeAfter) {
+            written = KeepFirstAfterInference.dedupe(marks, tokens.getSideOutput(Outputs.ERRORS), results,
+                    errors, accounting);
+        } else {
+            errors.add(tokens.getSideOutput(Outputs.ERRORS));
+            errors.add(IndexSteps.documentErrors(results, config.chunking()));
+        }
         accounting.tally(results.getSideOutput(Outputs.BATCH_METRICS), "batches", RunLedger::addBatch,
                 m -> m.items);
         if (config.chunking().enabled()) { // failed windows are folded into one row per document
@@ -145,7 +171,7 @@ public final class InferencePipeline {
                     (l, w) -> l.addFailedWindow());
         }
         IndexSteps.pool(results, config.chunking(), extras, accounting);
-        return results;
+        return new Inferred(written, results.getSideOutput(Outputs.BATCH_METRICS));
     }
 
     static DataStream<ErrorRecord> union(List<DataStream<ErrorRecord>> errors) {

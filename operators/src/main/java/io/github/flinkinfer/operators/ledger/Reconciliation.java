@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * The verdict that nothing was lost or counted twice: every input read is a duplicate, skipped,
- * failed before the model or passed to it; every model input succeeded or failed; every success
+ * failed before the model or passed to it (a duplicate dropped after inference counts as a
+ * duplicate only); every model input succeeded, failed or was a duplicate's; every kept success
  * (plus carried-over and pooled rows) was written. A run whose ledger does not reconcile gets no
  * success marker.
  *
@@ -21,9 +22,12 @@ public record Reconciliation(boolean ok, String statement, List<String> mismatch
         long read = l.read();
         long beforeModel = l.failedBeforeModel();
         check(bad, "read = parsed + failed to parse", read, l.parsed + l.failedToParse());
+        // a duplicate dropped after inference is counted once as a duplicate, not as passed to the model
         check(bad, "parsed = duplicates + skipped + failed before the model + passed to the model",
-                l.parsed, l.duplicates + l.skipped + (beforeModel - l.failedToParse()) + l.toModelDocs);
-        check(bad, "model inputs = succeeded + failed", l.items, l.succeeded + l.failedItems());
+                l.parsed, l.duplicates + l.skipped + (beforeModel - l.failedToParse()) + l.toModelDocs
+                        - l.duplicatesInferred);
+        check(bad, "model inputs = succeeded + failed + duplicates inferred", l.items,
+                l.succeeded + l.failedItems() + l.duplicatesInferred);
         if (l.written != null) {
             check(bad, "rows written = succeeded + carried/pooled rows", l.written, l.succeeded + l.extraRows);
         }
@@ -34,7 +38,8 @@ public record Reconciliation(boolean ok, String statement, List<String> mismatch
                         read, l.toModelDocs, beforeModel, l.skipped, l.duplicates, l.items, l.succeeded,
                         l.failedItems(), l.documentsWithFailedWindows())
                 : f("read %,d = succeeded %,d + failed %,d + skipped %,d + duplicates %,d", read,
-                        l.succeeded, l.failed(), l.skipped, l.duplicates);
+                        l.succeeded, l.failed(), l.skipped, l.duplicates)
+                        + (l.duplicatesInferred > 0 ? f(" (%,d duplicates inferred, then dropped)", l.duplicatesInferred) : "");
         return new Reconciliation(bad.isEmpty(), statement, List.copyOf(bad));
     }
 

@@ -33,6 +33,11 @@ public final class RunLedger {
     public long parsed;
     /** Documents dropped by {@code --duplicates keep-first} (each also an error row, reason duplicate_id). */
     public long duplicates;
+    /**
+     * Duplicates that reached the model before they were dropped (keep-first after inference,
+     * BATCH): each also counted in {@link #duplicates}, {@link #toModelDocs} and {@link #items}.
+     */
+    public long duplicatesInferred;
     /** Documents an incremental run did not infer (their earlier rows carried over). */
     public long skipped;
     public long skippedTokens;
@@ -40,7 +45,7 @@ public final class RunLedger {
     public long toModelDocs;
     /** Model inputs the tokenizer emitted: documents, or their windows when chunking. */
     public long items;
-    /** Model inputs that became results (Σ batch items − failed items). */
+    /** Model inputs that became kept results (Σ batch items − failed items − duplicates' results dropped). */
     public long succeeded;
     /** Result rows handed to the result files; null when the task writes its results otherwise. */
     public Long written;
@@ -288,6 +293,14 @@ public final class RunLedger {
         }
     }
 
+    /** A duplicate dropped after inference; {@code succeeded}: its result row is not written. */
+    public void addDuplicateInferred(boolean succeeded) {
+        duplicatesInferred++;
+        if (succeeded) {
+            this.succeeded--;
+        }
+    }
+
     public void addSkipped(long tokens) {
         skipped++;
         skippedTokens += tokens;
@@ -348,6 +361,7 @@ public final class RunLedger {
         o.readBySource.forEach((k, v) -> readBySource.merge(k, v, Long::sum));
         parsed += o.parsed;
         duplicates += o.duplicates;
+        duplicatesInferred += o.duplicatesInferred;
         skipped += o.skipped;
         skippedTokens += o.skippedTokens;
         toModelDocs += o.toModelDocs;

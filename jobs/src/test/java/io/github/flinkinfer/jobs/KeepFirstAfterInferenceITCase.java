@@ -1,0 +1,155 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
+import io.github.flinkinfer.jobs.testutils.Outputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * BATCH keep-first after inference (the default) against the dedupe before tokenization (still
+ * used with {@code --tokenize-parallelism}) on two files with duplicates within and across them,
+ * a kept copy that fails tokenization and a dropped one that would: the same positions kept with
+ * the same vectors, the same error rows (reason, message, input length and sha256), and a ledger
+ * that reconciles while counting the duplicates that were inferred. {@code --duplicates allow}
+ * takes the same pipelined exchange.
+ */
+class KeepFirstAfterInferenceITCase extends ClusterTestBase {
+    private static final String LONG = "word ".repeat(80).trim();
+
+    @Test
+    void keepsTheSamePositionsAndWritesTheSameErrorRowsAsTheDedupeBeforeTokenization() throws Exception {
+        Path a = Files.createDirectories(tmp.resolve("a")).resolve("docs.jsonl");
+        Path b = Files.createDirectories(tmp.resolve("b")).resolve("docs.jsonl");
+        StringBuilder first = new StringBuilder();
+        StringBuilder second = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            first.append(line("id-" + i, "document number " + i));
+            if (i % 3 == 0) { // a later copy within the file, with another text
+                first.append(line("id-" + i, "a second text for " + i));
+            }
+            if (i % 4 == 0) { // a copy in the other file (b sorts after a)
+                second.append(line("id-" + i, "the copy in b of " + i));
+            }
+        }
+        first.append(line("long-kept", LONG)).append(line("long-kept", "short copy"));
+        first.append(line("long-dropped", "short original")).append(line("long-dropped", LONG));
+        second.append(line("only-b", "only in b")).append(line("only-b", "twice in b"));
+        Files.writeString(a, first.toString());
+        Files.writeString(b, second.toString());
+
+        Run after = run("after");
+        Run before = run("before", "--tokenize-parallelism", "2");
+
+        assertThat(after.kept()).isEqualTo(before.kept()).containsKey("long-dropped").doesNotContainKey("long-kept");
+        assertThat(after.kept().get("id-0")).endsWith("/a/docs.jsonl:1"); // before its copies in a and b
+        assertThat(after.kept().get("only-b")).endsWith("/b/docs.jsonl:" + lineOf(second, "only-b", 1));
+        assertThat(after.kept().get("long-dropped")).endsWith("/a/docs.jsonl:" + lineOf(first, "long-dropped", 1));
+        assertThat(after.vectors()).isEqualTo(before.vectors());
+        assertThat(after.errors()).isEqualTo(before.errors());
+        // which position each duplicate row names as kept: the same, except where the dedupe before
+        // tokenization named a copy that it dropped later (3 copies arriving out of order); after
+        // inference each row names the position really kept
+        assertThat(after.keptAt().values()).allSatisfy(k -> assertThat(k).isIn(kept(after)));
+        assertThat(before.keptAt()).allSatisfy((dup, k) -> {
+            if (kept(before).contains(k)) {
+                assertThat(after.keptAt()).containsEntry(dup, k);
+            }
+        });
+        assertThat(after.errors().values()).filteredOn(e -> e.startsWith("parse/duplicate_id")).hasSize(14 + 10 + 3);
+        assertThat(after.errors()).hasEntrySatisfying("file:" + a + ":" + lineOf(first, "long-kept", 1),
+                e -> assertThat(e).isEqualTo("tokenize/too_long")); // the kept copy's own error row
+        assertThat(after.summary().succeeded).isEqualTo(before.summary().succeeded);
+        assertThat(after.summary().failed).isEqualTo(before.summary().failed);
+        assertThat(after.summary().duplicates).isEqualTo(before.summary().duplicates).isEqualTo(27);
+    }
+
+    @Test
+    void allowRunsOverThePipelinedExchangeToo() throws Exception {
+        Path a = Files.createDirectories(tmp.resolve("a")).resolve("docs.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 50; i++) {
+            lines.append(line("id-" + i, "document number " + i));
+        }
+        Files.writeString(a, lines.toString());
+        Run allow = run("allow", "--duplicates", "allow");
+        assertThat(allow.kept()).hasSize(50);
+        assertThat(allow.errors()).isEmpty();
+        assertThat(allow.summary().succeeded).isEqualTo(50);
+    }
+
+    private static String line(String id, String text) {
+        return "{\"id\":\"" + id + "\",\"text\":\"" + text + "\"}\n";
+    }
+
+    /** The 1-based line of the {@code nth} record of {@code id}. */
+    private static int lineOf(StringBuilder file, String id, int nth) {
+        String[] lines = file.toString().split("\n");
+        for (int i = 0, seen = 0; i < lines.length; i++) {
+            if (lines[i].contains("\"id\":\"" + id + "\"") && ++seen == nth) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError(id);
+    }
+
+    /** kept: id → position of its row; errors: position → stage/reason (duplicates: + input length, sha256). */
+    record Run(Map<String, String> kept, Map<String, String> vectors, Map<String, String> errors,
+            Map<String, String> keptAt, RunSummary summary) {}
+
+    /** Positions of the kept documents: result rows, and error rows that are not duplicates. */
+    private static java.util.Set<String> kept(Run r) {
+        java.util.Set<String> all = new java.util.TreeSet<>(r.kept().values());
+        r.errors().forEach((source, e) -> {
+            if (!e.startsWith("parse/duplicate_id")) {
+                all.add(source);
+            }
+        });
+        return all;
+    }
+
+    private String inputs() {
+        return Files.isDirectory(tmp.resolve("b")) ? tmp.resolve("a") + "," + tmp.resolve("b") : tmp.resolve("a").toString();
+    }
+
+    private Run run(String name, String... extra) throws Exception {
+        Path out = tmp.resolve(name);
+        RunSummary summary = MiniClusters.embed(Jobs.options(new String[] {
+                "--input", inputs(), "--output", out.toString(),
+                "--run-id", name, "--parallelism", "2", "--max-length", "16", "--overlong", "reject",
+                "--max-error-rate", "1.0"}, extra));
+        var rows = Outputs.embeddings(out);
+        Map<String, String> kept = new TreeMap<>();
+        Map<String, String> vectors = new TreeMap<>();
+        rows.forEach((id, r) -> {
+            kept.put(id, r.get("source").toString());
+            vectors.put(id, Arrays.toString(Outputs.vector(r)));
+        });
+        List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
+        Map<String, String> bySource = errors.stream().collect(Collectors.toMap(
+                e -> e.get("source").asText(),
+                e -> e.get("stage").asText() + "/" + e.get("reason").asText()
+                        + (e.get("reason").asText().equals("duplicate_id")
+                                ? " " + e.get("inputLength") + " " + e.get("inputSha256") : ""),
+                (x, y) -> { throw new AssertionError("two error rows for one position: " + x + ", " + y); },
+                TreeMap::new));
+        Map<String, String> keptAt = new TreeMap<>();
+        for (JsonNode e : errors) {
+            if (e.get("reason").asText().equals("duplicate_id")) {
+                keptAt.put(e.get("source").asText(), e.get("message").asText()
+                        .replaceAll("^the record at (.*) has the same id and is kept$", "$1"));
+            }
+        }
+        return new Run(kept, vectors, bySource, keptAt, summary);
+    }
+}

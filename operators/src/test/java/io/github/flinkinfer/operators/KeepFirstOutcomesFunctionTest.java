@@ -1,0 +1,107 @@
+package io.github.flinkinfer.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keep-first after inference in Flink's keyed harness: the document with the smallest position
+ * keeps its outcome (a result or an error row) whatever order the outcomes arrive in, each other
+ * document becomes one duplicate_id row as the dedupe before tokenization wrote it, and the
+ * dropped outcomes are handed to the ledger.
+ */
+class KeepFirstOutcomesFunctionTest {
+
+    static KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, InferenceResult> opened() throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, InferenceResult>(
+                new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()), o -> o.id, Types.STRING);
+        h.open();
+        return h;
+    }
+
+    static DocumentOutcome result(String id, String source) {
+        InferenceResult r = new InferenceResult();
+        r.id = id;
+        r.source = source;
+        r.vector = new float[] {1f};
+        return DocumentOutcome.of(r);
+    }
+
+    static DocumentOutcome failed(String id, String source, ErrorReason reason) {
+        return DocumentOutcome.of(ErrorRecord.of(id, source, reason, "failed", 1));
+    }
+
+    /** Every document's mark and outcome: "a" three times (f:10 result, f:9 too long, g:1 result), "b" once. */
+    static List<DocumentOutcome> corpus() {
+        List<DocumentOutcome> all = new ArrayList<>();
+        all.add(DocumentOutcome.mark(new Document("a", "late", "f:10")));
+        all.add(result("a", "f:10"));
+        all.add(DocumentOutcome.mark(new Document("a", "earlier", "f:9")));
+        all.add(failed("a", "f:9", ErrorReason.TOO_LONG));
+        all.add(DocumentOutcome.mark(new Document("a", "other file", "g:1")));
+        all.add(failed("a", "g:1", ErrorReason.INFERENCE_FAILED));
+        all.add(DocumentOutcome.mark(new Document("b", "only", "f:1")));
+        all.add(result("b", "f:1"));
+        return all;
+    }
+
+    record Run(List<String> kept, List<String> errors, List<String> dropped) {}
+
+    static Run run(List<DocumentOutcome> outcomes) throws Exception {
+        try (var h = opened()) {
+            for (DocumentOutcome o : outcomes) {
+                h.processElement(o, 0);
+            }
+            assertThat(h.extractOutputValues()).isEmpty(); // held until the key ends
+            h.processWatermark(Long.MAX_VALUE);
+            List<String> kept = h.extractOutputValues().stream().map(r -> r.id + "@" + r.source).sorted().toList();
+            List<String> errors = h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue)
+                    .map(e -> e.id + "@" + e.source + " " + e.reason + " " + e.message + " " + e.inputLength
+                            + " " + e.inputSha256)
+                    .sorted().toList();
+            var droppedOut = h.getSideOutput(KeepFirstOutcomesFunction.DROPPED);
+            List<String> dropped = droppedOut == null ? List.of() : droppedOut.stream().map(StreamRecord::getValue)
+                    .map(o -> o.source + (o.result != null ? " result" : " " + o.error.reason)).sorted().toList();
+            return new Run(kept, errors, dropped);
+        }
+    }
+
+    @Test
+    void keepsTheSmallestPositionsOutcomeAndWritesOneDuplicateRowPerOtherDocument() throws Exception {
+        Run r = run(corpus());
+        assertThat(r.kept()).containsExactly("b@f:1");
+        String sha = ErrorRecord.of("a", "f:10", ErrorReason.DUPLICATE_ID, null, 1).withInput("late").inputSha256;
+        assertThat(r.errors()).hasSize(3).contains(
+                "a@f:9 too_long failed -1 null", // kept: f:9 < f:10 numerically; its own error row
+                "a@f:10 duplicate_id the record at f:9 has the same id and is kept 4 " + sha);
+        assertThat(r.errors()).filteredOn(e -> e.startsWith("a@g:1"))
+                .singleElement().asString().startsWith("a@g:1 duplicate_id the record at f:9 has the same id");
+        assertThat(r.dropped()).containsExactly("f:10 result", "g:1 inference_failed");
+    }
+
+    @Test
+    void theOutcomeDoesNotDependOnArrivalOrder() throws Exception {
+        Run expected = run(corpus());
+        Random random = new Random(23);
+        for (int i = 0; i < 20; i++) {
+            List<DocumentOutcome> shuffled = new ArrayList<>(corpus());
+            Collections.shuffle(shuffled, random);
+            assertThat(run(shuffled)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void documentOutcomesSayWhetherTheyReachedTheModel() {
+        assertThat(result("a", "f:1").reachedModel()).isTrue();
+        assertThat(failed("a", "f:1", ErrorReason.INFERENCE_FAILED).reachedModel()).isTrue();
+        assertThat(failed("a", "f:1", ErrorReason.TOO_LONG).reachedModel()).isFalse();
+    }
+}
