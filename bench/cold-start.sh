@@ -34,7 +34,7 @@ run() { # variant round classpath cache
     start=$(date +%s%N)
     # shellcheck disable=SC2086
     java $OPENS -Xmx4g -Dlog4j.configurationFile=jobs/src/main/local/log4j2-local.properties \
-        -Dflinkinfer.ort.graph-cache="$4" -classpath "$3" io.github.flinkinfer.jobs.Main \
+        -Dflinkinfer.ort.graph-cache="$4" -classpath "$3" io.github.flinkinfer.jobs.cli.Main \
         embed $ARGS --output "$out" --run-id cs >"$OUT/$1-$2.log" 2>&1
     end=$(date +%s%N)
     echo "$1 $out $(( (end - start) / 1000000 )) $(( start / 1000000 ))" >>"$OUT/runs.txt"

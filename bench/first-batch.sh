@@ -42,7 +42,7 @@ run() { # variant records round classpath
     local out="$OUT/runs/$1-$2-$3"
     # shellcheck disable=SC2086
     java $OPENS -Xmx6g -Dlog4j.configurationFile=jobs/src/main/local/log4j2-local.properties \
-        -classpath "$4" io.github.flinkinfer.jobs.Main embed --model "$CARD" \
+        -classpath "$4" io.github.flinkinfer.jobs.cli.Main embed --model "$CARD" \
         --input "$OUT/corpus/$2.jsonl" --output "$out" --run-id fb --overwrite >"$OUT/$1-$2-$3.log" 2>&1
     echo "$1 $2 $out" >>"$OUT/runs.txt"
 }

@@ -94,7 +94,7 @@ if [[ -n "$application" ]]; then
   cp "$application" "$FLINK_CLUSTER_DIR/usrlib/"
   start_flink_process jobmanager org.apache.flink.container.entrypoint.StandaloneApplicationClusterEntryPoint \
     "$(head -n1 <<<"$params")" "$(tail -n1 <<<"$params")" "$classpath" \
-    --job-classname io.github.flinkinfer.jobs.Main "${job_args[@]+"${job_args[@]}"}"
+    --job-classname io.github.flinkinfer.jobs.cli.Main "${job_args[@]+"${job_args[@]}"}"
 else
   start_flink_process jobmanager org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint \
     "$(head -n1 <<<"$params")" "$(tail -n1 <<<"$params")" "$classpath"

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import io.github.flinkinfer.bench.BenchCorpus.Doc;
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.EmbeddingJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.cli.EmbeddingJob;
 import io.github.flinkinfer.jobs.sql.SqlEmbedding;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.BatchMetricsReader;
@@ -316,7 +316,7 @@ public final class Contender {
         long cpu0 = s.start();
         var env = o.environment();
         var summary = sim == null ? EmbeddingJob.run(o, env)
-                : io.github.flinkinfer.jobs.InferenceRun.execute(new io.github.flinkinfer.jobs.EmbeddingTask(), o.spec("embed", env), env, sim);
+                : io.github.flinkinfer.jobs.run.InferenceRun.execute(new io.github.flinkinfer.jobs.dataflow.EmbeddingTask(), o.spec("embed", env), env, sim);
         s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;

@@ -1,2 +1,2 @@
-/** Entry points: the {@code flink-inference} CLI, job options, and the pipelines they build. */
+/** The jobs module: cli (commands), run (lifecycle), dataflow (job graph), report, and the stage packages (io, kafka, index, ledger, moderation, workload, ...). */
 package io.github.flinkinfer.jobs;

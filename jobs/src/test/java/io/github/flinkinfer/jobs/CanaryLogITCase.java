@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,9 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.run.FlinkDefaults;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.FlinkRunContext;
 import io.github.flinkinfer.jobs.testutils.Jobs;

@@ -3,7 +3,11 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.report.Timeline;
+import io.github.flinkinfer.jobs.run.EmbeddedEnvironment;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.nio.file.Path;

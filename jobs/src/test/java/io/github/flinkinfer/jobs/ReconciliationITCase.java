@@ -3,8 +3,14 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
+import io.github.flinkinfer.jobs.dataflow.InferenceTask;
 import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.ledger.Accounting;
+import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.run.AccountingException;
+import io.github.flinkinfer.jobs.run.InferenceRun;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;

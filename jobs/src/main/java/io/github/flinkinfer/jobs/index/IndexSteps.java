@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.InferenceConfig;
+import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
 import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;

@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.InferenceRun;
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.run.InferenceRun;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.InferenceTask;
-import io.github.flinkinfer.jobs.RunSpec;
+import io.github.flinkinfer.jobs.dataflow.InferenceTask;
+import io.github.flinkinfer.jobs.run.RunSpec;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.io.OutputFormat;

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.plan;
 
-import io.github.flinkinfer.jobs.CostOptions;
-import io.github.flinkinfer.jobs.QualityOptions;
+import io.github.flinkinfer.jobs.cli.CostOptions;
+import io.github.flinkinfer.jobs.cli.QualityOptions;
 import io.github.flinkinfer.jobs.io.InputFormat;
 import io.github.flinkinfer.jobs.plan.WorkloadPlanner.Contract;
 import io.github.flinkinfer.jobs.plan.WorkloadPlanner.Decision;

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.push;
 
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.push;
 
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

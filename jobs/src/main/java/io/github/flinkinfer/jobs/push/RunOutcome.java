@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.push;
 
-import io.github.flinkinfer.jobs.AccountingException;
-import io.github.flinkinfer.jobs.QualityGateException;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.run.AccountingException;
+import io.github.flinkinfer.jobs.run.QualityGateException;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadContractException;
 import java.util.Locale;
 

@@ -1,9 +1,8 @@
 package io.github.flinkinfer.jobs.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.InferenceRun;
-import io.github.flinkinfer.jobs.RunOutput;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.run.InferenceRun;
+import io.github.flinkinfer.jobs.run.RunOutput;
 import io.github.flinkinfer.jobs.push.PushOptions;
 import io.github.flinkinfer.jobs.push.RunMetrics;
 import java.util.concurrent.Callable;
@@ -45,7 +44,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        io.github.flinkinfer.jobs.FlinkDefaults.initializeFileSystems(); // as a run does
+        io.github.flinkinfer.jobs.run.FlinkDefaults.initializeFileSystems(); // as a run does
         RunOutput out = RunOutput.of(output, runId);
         RunSummary report = RunReports.read(out); // refuses a run whose job wrote no ledger
         RunReports.write(report, out);

@@ -8,7 +8,6 @@ import static io.github.flinkinfer.jobs.report.HumanNumbers.num;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.RunSummary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

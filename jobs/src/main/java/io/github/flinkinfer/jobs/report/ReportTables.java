@@ -6,7 +6,6 @@ import static io.github.flinkinfer.jobs.report.HumanNumbers.num;
 import static io.github.flinkinfer.jobs.report.ReportHtml.esc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.RunSummary;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.flinkinfer.jobs.RunOutput;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.run.RunOutput;
 import java.io.IOException;
 import org.apache.flink.core.fs.FileStatus;
 

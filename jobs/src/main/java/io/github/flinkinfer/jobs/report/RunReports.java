@@ -2,8 +2,7 @@ package io.github.flinkinfer.jobs.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.flinkinfer.jobs.RunOutput;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.run.RunOutput;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdicts;
 import java.io.IOException;
 

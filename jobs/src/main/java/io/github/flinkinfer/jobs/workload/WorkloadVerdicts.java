@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.workload;
 
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
 import java.io.PrintStream;
 import java.time.Instant;

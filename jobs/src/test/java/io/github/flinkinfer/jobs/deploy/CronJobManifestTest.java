@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.deploy.DeployFiles.Named;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.Main;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.cli.Main;
 import io.github.flinkinfer.jobs.deploy.DeployFiles.Named;
 import java.nio.file.Files;
 import java.nio.file.Path;

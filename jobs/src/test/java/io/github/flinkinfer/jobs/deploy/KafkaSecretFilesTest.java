@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.kafka.Secrets;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.nio.file.Files;

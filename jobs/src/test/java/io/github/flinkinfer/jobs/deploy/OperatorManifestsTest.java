@@ -51,7 +51,7 @@ class OperatorManifestsTest {
         Named cpu = DeployFiles.resource("kubernetes/cpu-batch/embed-cpu.yaml", "FlinkDeployment");
 
         ObjectNode job = cpu.resource().deepCopy();
-        job.withObject("/spec/job").put("entryClas", "io.github.flinkinfer.jobs.Main");
+        job.withObject("/spec/job").put("entryClas", "io.github.flinkinfer.jobs.cli.Main");
         assertThatThrownBy(() -> OperatorModel.flinkDeployment(job))
                 .isInstanceOf(UnrecognizedPropertyException.class).hasMessageContaining("entryClas");
 

@@ -2,10 +2,10 @@ package io.github.flinkinfer.jobs.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.EmbeddingJob;
-import io.github.flinkinfer.jobs.EmbeddingTask;
-import io.github.flinkinfer.jobs.InferencePipeline;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
+import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;

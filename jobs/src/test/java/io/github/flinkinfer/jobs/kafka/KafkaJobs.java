@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import org.junit.jupiter.api.Test;
 

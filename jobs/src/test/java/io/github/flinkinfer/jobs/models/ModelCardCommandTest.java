@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.Main;
+import io.github.flinkinfer.jobs.cli.Main;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.Pooling;
 import java.io.IOException;

@@ -3,9 +3,9 @@ package io.github.flinkinfer.jobs.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.AccountingException;
-import io.github.flinkinfer.jobs.QualityGateException;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.run.AccountingException;
+import io.github.flinkinfer.jobs.run.QualityGateException;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.PrometheusScrape;
 import io.github.flinkinfer.jobs.workload.WorkloadContractException;
 import io.github.flinkinfer.operators.ledger.Reconciliation;

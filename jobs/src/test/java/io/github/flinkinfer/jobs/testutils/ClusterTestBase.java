@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.flink.test.junit5.MiniClusterExtension;

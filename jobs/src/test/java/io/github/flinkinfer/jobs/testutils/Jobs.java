@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.jobs.RunOptions;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import picocli.CommandLine;
 
 /** Builds job options exactly as the CLI parses them. */

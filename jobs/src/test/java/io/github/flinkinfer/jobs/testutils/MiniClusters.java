@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.jobs.RunOptions;
-import io.github.flinkinfer.jobs.EmbeddingJob;
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;

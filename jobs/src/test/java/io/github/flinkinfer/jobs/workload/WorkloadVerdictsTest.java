@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.flinkinfer.jobs.RunSummary;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
 import io.github.flinkinfer.operators.BatchMetrics;
 import java.util.List;

@@ -1,8 +1,0 @@
-package io.github.flinkinfer.jobs;
-
-/** The sampled outputs drifted further from the reference model than --quality-floor allows. */
-public class QualityGateException extends RuntimeException {
-    public QualityGateException(String message) {
-        super(message);
-    }
-}

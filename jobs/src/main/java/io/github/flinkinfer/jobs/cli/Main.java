@@ -1,0 +1,71 @@
+package io.github.flinkinfer.jobs.cli;
+
+import io.github.flinkinfer.jobs.moderation.ModerationJob;
+import io.github.flinkinfer.jobs.plan.PlanCommand;
+import io.github.flinkinfer.jobs.report.ReportCommand;
+import io.github.flinkinfer.jobs.run.QualityGateException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code flink-inference} command line: one subcommand per job or tool. */
+@Command(name = "flink-inference", mixinStandardHelpOptions = true,
+        version = "flink-inference 0.1.0",
+        description = "Offline batch inference on Apache Flink with ONNX Runtime.",
+        subcommands = {EmbeddingJob.class, ModerationJob.class, ReportCommand.class,
+                io.github.flinkinfer.jobs.sql.SqlCommand.class, PlanCommand.class,
+                io.github.flinkinfer.jobs.models.ModelsCommand.class})
+public final class Main implements Runnable {
+
+    public static void main(String[] args) {
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        if (verbose) {
+            // before the first logger: the local log configuration reads these
+            System.setProperty("flinkinfer.log.root", "WARN");
+            System.setProperty("flinkinfer.log.ours", "INFO");
+        }
+        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        GroupedHelp.install(cli.getSubcommands().get("embed"));
+        GroupedHelp.install(cli.getSubcommands().get("moderate"));
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (!isUsageError(e)) {
+                throw e;
+            }
+            cmd.getErr().println("error: " + e.getMessage());
+            if (verbose) {
+                e.printStackTrace(cmd.getErr());
+            }
+            return 2;
+        });
+        int code = cli.execute(args);
+        if (code == 0) {
+            return;
+        }
+        if (!(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment()
+                instanceof org.apache.flink.streaming.api.environment.LocalStreamEnvironment)) {
+            // Under flink run or in application mode Flink owns the process: fail the program
+            // (and so the application) instead of exiting the JVM under the cluster.
+            throw new IllegalStateException("flink-inference failed (exit code " + code
+                    + "); see the error above");
+        }
+        System.exit(code);
+    }
+
+    /**
+     * The one place that decides which failures are the user's to fix (bad options, files, cards,
+     * models, devices, failed gates): one {@code error:} line naming the cause and what to do, the
+     * stack trace only with {@code --verbose}; anything else is a fault and keeps its trace.
+     */
+    static boolean isUsageError(Exception e) {
+        return e instanceof IllegalArgumentException
+                || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
+                || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
+                || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
+                || e instanceof QualityGateException
+                || e instanceof io.github.flinkinfer.jobs.workload.WorkloadContractException;
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+}

@@ -1,0 +1,50 @@
+package io.github.flinkinfer.jobs.dataflow;
+
+import io.github.flinkinfer.operators.BatchInferenceOperator;
+import io.github.flinkinfer.operators.OverlongPolicy;
+import io.github.flinkinfer.operators.QualityGate;
+import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.chunk.Chunking;
+import io.github.flinkinfer.operators.metrics.CostModel;
+
+/**
+ * What the shared middle of the dataflow ({@link InferencePipeline#infer}) needs: dedupe,
+ * skip-unchanged, tokenize, batch-and-infer and doc pooling. Built from the command line in one
+ * place, {@code RunOptions#inferenceConfig(runtime)}.
+ *
+ * <pre>{@code
+ * InferenceConfig config = options.inferenceConfig(model.options());
+ * InferencePipeline.infer(docs, config, runId, model, errors, extras);
+ * }</pre>
+ *
+ * @param duplicates what happens to a second record with an id already seen
+ * @param batchMode BATCH runtime mode (dedupe state needs no expiry); false in STREAMING
+ * @param overlong inputs longer than the max length: truncated or errors
+ * @param chunking token windows at tokenization, and doc-level pooling after inference
+ * @param previousOutput output directory of an earlier run to reuse; null = infer everything
+ * @param previousRunId run in {@code previousOutput} to reuse; null = its newest successful one
+ * @param batching length buckets and batch limits
+ * @param cost prices for the cost report
+ * @param qualityGate the reference check of a sample of outputs; null = off
+ * @param overlap whether model calls run on their own thread
+ * @param tokenizeParallelism subtasks of dedupe + tokenize in their own task; 0 = chained with
+ *     inference (docs/operations.md, "Sizing a GPU TaskManager")
+ */
+public record InferenceConfig(
+        DuplicatePolicy duplicates,
+        boolean batchMode,
+        OverlongPolicy overlong,
+        Chunking chunking,
+        String previousOutput,
+        String previousRunId,
+        BatchingConfig batching,
+        CostModel cost,
+        QualityGate qualityGate,
+        BatchInferenceOperator.Overlap overlap,
+        int tokenizeParallelism) {
+
+    /** True when unchanged documents of {@link #previousOutput} are carried over, not inferred. */
+    public boolean incremental() {
+        return previousOutput != null;
+    }
+}

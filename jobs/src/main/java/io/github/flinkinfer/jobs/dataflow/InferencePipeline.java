@@ -1,0 +1,186 @@
+package io.github.flinkinfer.jobs.dataflow;
+
+import io.github.flinkinfer.jobs.index.IndexSteps;
+import io.github.flinkinfer.jobs.io.FileInputs;
+import io.github.flinkinfer.jobs.io.FileOutputs;
+import io.github.flinkinfer.jobs.io.InputConfig;
+import io.github.flinkinfer.jobs.io.OutputConfig;
+import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.kafka.KafkaInputs;
+import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
+import io.github.flinkinfer.jobs.run.RunOutput;
+import io.github.flinkinfer.jobs.run.RunSpec;
+import io.github.flinkinfer.operators.BatchInferenceOperator;
+import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.jobs.ledger.Accounting;
+import io.github.flinkinfer.operators.ledger.RunLedger;
+import io.github.flinkinfer.operators.DeduplicateFunction;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.DocumentOutcome;
+import io.github.flinkinfer.operators.PositionMarker;
+import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.TokenizeFunction;
+import io.github.flinkinfer.operators.TokenizedDocument;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Builds every run's dataflow on an environment; only the result writers depend on the task:
+ *
+ * <pre>
+ *  source ─▶ parse ─▶ dedupe ids ─▶ tokenize ─▶ batch + infer ─▶ results  (the task's writers)
+ *             │           │            │              ├──────────▶ metrics  (one row per batch)
+ *             └───────────┴────────────┴──────────────┴──────────▶ errors   (one row per failed input)
+ * </pre>
+ *
+ * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run,
+ * chunking or tokenize parallelism, the dedupe moves after inference ({@link
+ * KeepFirstAfterInference}): source ─▶ parse ─▶ mark positions ─▶ tokenize ─▶ batch + infer,
+ * then the outcomes keyed by id, so the first batch does not wait for the corpus.
+ *
+ * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
+ * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
+ * and sinks are chosen from the run's {@link RunSpec}; the middle is {@link #infer}. Each stage
+ * gets its own config record of the spec ({@link InputConfig}, {@link InferenceConfig}, {@link
+ * OutputConfig}, {@link io.github.flinkinfer.operators.ErrorBudget}).
+ */
+public final class InferencePipeline {
+    private InferencePipeline() {}
+
+    /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code spec}. */
+    public static void build(StreamExecutionEnvironment env, RunSpec spec, ModelRuntimeFactory model,
+            InferenceTask task) {
+        String runId = spec.runId();
+        InputConfig in = spec.input();
+        OutputConfig out = spec.output();
+        if (in.kafka().readsKafka() || in.kafka().writesKafka()) {
+            KafkaPreflight.check(in.kafka(), runId);
+        }
+        ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
+        Accounting accounting = new Accounting();
+        accounting.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
+        List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
+        IndexSteps.Extras extras = new IndexSteps.Extras();
+        InferenceConfig config = spec.inference();
+        Inferred inferred = infer(input.documents(), config, runId, model, errors, extras, accounting);
+        task.writeResults(extras.allRows(inferred.results()), out, config.chunking(), model.card(), accounting);
+        extras.writeSkipped(out);
+        FileOutputs.writeMetrics(inferred.metrics(), out);
+        DataStream<ErrorRecord> allErrors = union(errors);
+        FileOutputs.writeErrors(allErrors, out);
+        KafkaOutputs.writeErrors(allErrors, out);
+        accounting.tally(allErrors, "errors", RunLedger::addError);
+        var contract = spec.workload();
+        accounting.merge(spec.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
+                contract == null ? null : contract.latencyMaxItemMs());
+    }
+
+    /** What the middle hands the writers: the result rows to write, and one metrics row per batch. */
+    public record Inferred(DataStream<InferenceResult> results, DataStream<BatchMetrics> metrics) {}
+
+    /**
+     * The shared middle of every job: dedupe ids, tokenize, batch and infer. Adds each stage's
+     * error side output to {@code errors}.
+     */
+    public static Inferred infer(
+            DataStream<Document> docs,
+            InferenceConfig config,
+            String runId,
+            ModelRuntimeFactory model,
+            List<DataStream<ErrorRecord>> errors) {
+        return infer(docs, config, runId, model, errors, new IndexSteps.Extras(), new Accounting());
+    }
+
+    /**
+     * Same, with search-index steps: chunking at tokenization, and rows not inferred by this
+     * run's model calls (carried over by an incremental run, doc-level pools) added to {@code
+     * extras}; write {@link IndexSteps.Extras#allRows} to get them. Where {@link
+     * KeepFirstAfterInference} applies (BATCH keep-first), the dedupe runs after inference.
+     */
+    public static Inferred infer(
+            DataStream<Document> docs,
+            InferenceConfig config,
+            String runId,
+            ModelRuntimeFactory model,
+            List<DataStream<ErrorRecord>> errors,
+            IndexSteps.Extras extras,
+            Accounting accounting) {
+        DataStream<Document> unique;
+        boolean dedupeAfter = KeepFirstAfterInference.applies(config);
+        DataStream<DocumentOutcome> marks = null;
+        if (dedupeAfter) {
+            SingleOutputStreamOperator<Document> marked = KeepFirstAfterInference.pipelinedRebalance(docs)
+                    .process(new PositionMarker())
+                    .name("mark-positions")
+                    .uid("mark-positions");
+            marks = marked.getSideOutput(PositionMarker.MARKS);
+            unique = marked;
+        } else if (config.duplicates() == DuplicatePolicy.KEEP_FIRST) {
+            SingleOutputStreamOperator<Document> deduped =
+                    docs.keyBy(d -> d.id, Types.STRING)
+                            .process(new DeduplicateFunction(config.batchMode()))
+                            .name("deduplicate-ids")
+                            .uid("deduplicate-ids");
+            StageParallelism.ofTokenize(deduped, config); // chained with tokenize
+            errors.add(deduped.getSideOutput(Outputs.ERRORS));
+            unique = deduped;
+        } else if (config.batchMode() && config.tokenizeParallelism() == 0) { // ALLOW: nothing to wait for
+            unique = KeepFirstAfterInference.pipelinedRebalance(docs);
+        } else {
+            unique = docs.rebalance();
+        }
+        unique = IndexSteps.skipUnchanged(unique, config, model, extras, accounting);
+        SingleOutputStreamOperator<TokenizedDocument> tokens =
+                unique.process(new TokenizeFunction(model.card(), model.options(), config.overlong(),
+                                config.chunking()))
+                        .name("tokenize")
+                        .uid("tokenize");
+        StageParallelism.ofTokenize(tokens, config);
+        accounting.tally(tokens, "model-inputs",
+                (l, t) -> l.addItem(t.chunk == null || t.chunk.chunkIndex <= 0));
+        SingleOutputStreamOperator<InferenceResult> results =
+                StageParallelism.toInference(tokens, config).transform(
+                                "batch-and-infer",
+                                TypeInformation.of(InferenceResult.class),
+                                BatchInferenceOperator.builder(model, config.batching(), runId)
+                                        .cost(config.cost())
+                                        .qualityGate(config.qualityGate())
+                                        .overlap(config.overlap())
+                                        .build())
+                        .uid("batch-and-infer");
+        DataStream<InferenceResult> written = results;
+        if (dedupeAfter) {
+            written = KeepFirstAfterInference.dedupe(marks, tokens.getSideOutput(Outputs.ERRORS), results,
+                    errors, accounting);
+        } else {
+            errors.add(tokens.getSideOutput(Outputs.ERRORS));
+            errors.add(IndexSteps.documentErrors(results, config.chunking()));
+        }
+        accounting.tally(results.getSideOutput(Outputs.BATCH_METRICS), "batches", RunLedger::addBatch,
+                m -> m.items);
+        if (config.chunking().enabled()) { // failed windows are folded into one row per document
+            accounting.tally(results.getSideOutput(Outputs.WINDOW_FAILURES), "window-failures",
+                    (l, w) -> l.addFailedWindow());
+        }
+        IndexSteps.pool(results, config.chunking(), extras, accounting);
+        return new Inferred(written, results.getSideOutput(Outputs.BATCH_METRICS));
+    }
+
+    static DataStream<ErrorRecord> union(List<DataStream<ErrorRecord>> errors) {
+        DataStream<ErrorRecord> all = errors.get(0);
+        for (DataStream<ErrorRecord> e : errors.subList(1, errors.size())) {
+            all = all.union(e);
+        }
+        return all;
+    }
+}

@@ -1,0 +1,10 @@
+package io.github.flinkinfer.jobs.run;
+
+/** A finished run whose ledger does not reconcile: some input was lost or counted twice. */
+public final class AccountingException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public AccountingException(String message) {
+        super(message);
+    }
+}

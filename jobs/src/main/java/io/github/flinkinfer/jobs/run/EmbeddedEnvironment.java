@@ -1,0 +1,233 @@
+package io.github.flinkinfer.jobs.run;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+import org.apache.flink.client.deployment.executors.LocalExecutor;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.core.execution.PipelineExecutor;
+import org.apache.flink.core.execution.PipelineExecutorFactory;
+import org.apache.flink.core.execution.PipelineExecutorServiceLoader;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.minicluster.RpcServiceSharing;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.MathUtils;
+
+/**
+ * The environment of a run on the embedded Flink cluster ({@code java -jar}, {@code mvn -Prun}):
+ * Flink's own local executor and per-job MiniCluster, except that the cluster can be started on a
+ * background thread as soon as the run knows its parallelism ({@link #prestart}), so it comes up
+ * while the driver still validates, verifies the model and builds the job rather than after
+ * submission. Submission then takes that cluster if it has the slots the job asks for, and
+ * otherwise shuts it down and lets Flink start one as usual. Either way the cluster is the job's
+ * and stops with it, as with {@code StreamExecutionEnvironment.createLocalEnvironment}.
+ *
+ * <pre>{@code
+ * EmbeddedEnvironment env = EmbeddedEnvironment.create(conf);
+ * env.prestart(2); // returns at once
+ * // ... validate, build the job ...
+ * env.execute("job"); // on the cluster started above, shut down when the job ends
+ * }</pre>
+ */
+public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedEnvironment.class);
+
+    private final Clusters clusters;
+
+    /** When the early cluster started and became ready (epoch millis; ready ≤ 0 while starting). */
+    public record ClusterStart(long startedAtMillis, long readyAtMillis, boolean taken) {
+        public double seconds() {
+            return readyAtMillis > 0 ? (readyAtMillis - startedAtMillis) / 1000.0 : 0;
+        }
+    }
+
+    private EmbeddedEnvironment(Clusters clusters, Configuration configuration) {
+        super(clusters, configuration, null);
+        this.clusters = clusters;
+    }
+
+    /** A local environment as {@code createLocalEnvironment(configuration)} makes one. */
+    public static EmbeddedEnvironment create(Configuration configuration) {
+        Configuration c = new Configuration(configuration);
+        if (!c.contains(CoreOptions.DEFAULT_PARALLELISM)) {
+            c.set(CoreOptions.DEFAULT_PARALLELISM, getDefaultLocalParallelism());
+        }
+        c.set(DeploymentOptions.TARGET, "local");
+        c.set(DeploymentOptions.ATTACHED, true);
+        return new EmbeddedEnvironment(new Clusters(), c);
+    }
+
+    /**
+     * Starts the cluster for a job of {@code parallelism} (its widest operator) now, from this
+     * environment's configuration; a second call while one is waiting does nothing.
+     */
+    public void prestart(int parallelism) {
+        clusters.prestart(clusterConfiguration(Configuration.fromMap(getConfiguration().toMap()), parallelism));
+    }
+
+    /** The early cluster's start, or null when none was started. */
+    public ClusterStart clusterStart() {
+        return clusters.lastStart();
+    }
+
+    /** Shuts down an early cluster no job took (a run that failed before submission). */
+    public void discardUnusedCluster() {
+        clusters.discard();
+    }
+
+    @Override
+    public void close() throws Exception {
+        discardUnusedCluster();
+        super.close();
+    }
+
+    /**
+     * The cluster Flink's per-job factory would start for a job whose widest operator has {@code
+     * parallelism} subtasks: the configured TaskManagers and slots, else enough slots for it.
+     */
+    static MiniClusterConfiguration clusterConfiguration(Configuration configuration, int parallelism) {
+        Configuration c = new Configuration(configuration);
+        if (!c.contains(RestOptions.BIND_PORT)) {
+            c.set(RestOptions.BIND_PORT, "0");
+        }
+        int taskManagers = c.get(TaskManagerOptions.MINI_CLUSTER_NUM_TASK_MANAGERS);
+        int slots = c.getOptional(TaskManagerOptions.NUM_TASK_SLOTS).orElseGet(() -> parallelism > 0
+                ? MathUtils.divideRoundUp(parallelism, taskManagers)
+                : TaskManagerOptions.NUM_TASK_SLOTS.defaultValue());
+        return new MiniClusterConfiguration.Builder()
+                .setConfiguration(c)
+                .setNumTaskManagers(taskManagers)
+                .setRpcServiceSharing(RpcServiceSharing.SHARED)
+                .setNumSlotsPerTaskManager(slots)
+                .build();
+    }
+
+    private static int slots(MiniClusterConfiguration c) {
+        return c.getConfiguration().get(TaskManagerOptions.NUM_TASK_SLOTS);
+    }
+
+    /** The executor loader of this environment: Flink's local executor on our clusters. */
+    private static final class Clusters implements PipelineExecutorServiceLoader, PipelineExecutorFactory {
+        private EarlyCluster early; // guarded by this: started, not taken yet
+        private EarlyCluster last; // guarded by this: the one taken or discarded
+        private boolean lastTaken; // guarded by this
+
+        synchronized void prestart(MiniClusterConfiguration configuration) {
+            if (early == null) {
+                early = new EarlyCluster(configuration);
+                early.startInBackground();
+            }
+        }
+
+        synchronized ClusterStart lastStart() {
+            return early != null ? early.start(false) : last != null ? last.start(lastTaken) : null;
+        }
+
+        synchronized void discard() {
+            if (early != null) {
+                settle(false).shutDownWhenStarted();
+            }
+        }
+
+        /** The cluster for a job: the early one if it fits, else a new one (Flink starts it). */
+        synchronized MiniCluster clusterFor(MiniClusterConfiguration wanted) {
+            if (early != null && early.fits(wanted)) {
+                return settle(true);
+            }
+            if (early != null) {
+                LOG.info("The job needs {} slot(s) on {} TaskManager(s), the early cluster has {} on {}:"
+                        + " starting another", slots(wanted), wanted.getNumTaskManagers(),
+                        early.slots, early.taskManagers);
+                settle(false).shutDownWhenStarted();
+            }
+            return new MiniCluster(wanted);
+        }
+
+        private EarlyCluster settle(boolean taken) {
+            last = early;
+            lastTaken = taken;
+            early = null;
+            return last;
+        }
+
+        @Override
+        public PipelineExecutorFactory getExecutorFactory(Configuration configuration) {
+            return this;
+        }
+
+        @Override
+        public Stream<String> getExecutorNames() {
+            return Stream.of(LocalExecutor.NAME);
+        }
+
+        @Override
+        public String getName() {
+            return LocalExecutor.NAME;
+        }
+
+        @Override
+        public boolean isCompatibleWith(Configuration configuration) {
+            return LocalExecutor.NAME.equalsIgnoreCase(configuration.get(DeploymentOptions.TARGET));
+        }
+
+        @Override
+        public PipelineExecutor getExecutor(Configuration configuration) {
+            return LocalExecutor.createWithFactory(configuration, this::clusterFor);
+        }
+    }
+
+    /** A MiniCluster started on its own thread; {@link #start()} waits for that start. */
+    private static final class EarlyCluster extends MiniCluster {
+        private final CompletableFuture<Void> started = new CompletableFuture<>();
+        private final int taskManagers;
+        private final int slots;
+        private final long startedAtMillis = System.currentTimeMillis();
+        private volatile long readyAtMillis;
+
+        EarlyCluster(MiniClusterConfiguration configuration) {
+            super(configuration);
+            this.taskManagers = configuration.getNumTaskManagers();
+            this.slots = slots(configuration);
+        }
+
+        void startInBackground() {
+            Thread t = new Thread(() -> {
+                try {
+                    super.start();
+                    readyAtMillis = System.currentTimeMillis();
+                    started.complete(null);
+                } catch (Throwable e) {
+                    started.completeExceptionally(e);
+                }
+            }, "embedded-cluster-start");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        @Override
+        public void start() throws Exception {
+            try {
+                started.get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+        }
+
+        boolean fits(MiniClusterConfiguration wanted) {
+            return wanted.getNumTaskManagers() == taskManagers && slots(wanted) == slots;
+        }
+
+        ClusterStart start(boolean taken) {
+            return new ClusterStart(startedAtMillis, readyAtMillis, taken);
+        }
+
+        void shutDownWhenStarted() {
+            started.whenComplete((ok, failed) -> closeAsync());
+        }
+    }
+}

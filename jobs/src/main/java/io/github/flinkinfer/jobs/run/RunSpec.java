@@ -1,0 +1,93 @@
+package io.github.flinkinfer.jobs.run;
+
+import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
+import io.github.flinkinfer.jobs.io.InputConfig;
+import io.github.flinkinfer.jobs.io.OutputConfig;
+import io.github.flinkinfer.jobs.workload.WorkloadContract;
+import io.github.flinkinfer.operators.ErrorBudget;
+import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.RuntimeOptions;
+import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+
+/**
+ * One run, decided: what the lifecycle ({@link InferenceRun}), the dataflow ({@link
+ * InferencePipeline}), the run-info and the verdicts read, built once from the parsed options
+ * ({@code RunOptions#spec}) and never changed after. The picocli objects stay with the commands.
+ *
+ * <pre>{@code
+ * RunSpec spec = options.spec("embed", env);
+ * InferenceRun.execute(new EmbeddingTask(), spec, env, null);
+ * }</pre>
+ *
+ * @param task the command's name ({@code embed}, {@code moderate})
+ * @param runId names the run's files; the option's, else the time the spec was built
+ * @param model the model as the user named it (built-in name or card path), for messages
+ * @param card the model card it resolves to, for the run's input kind
+ * @param runtime the model runtime's settings (device, threads, sessions)
+ * @param input what the sources need
+ * @param output what the sinks need
+ * @param inference what the shared middle of the dataflow needs
+ * @param errorBudget when failed inputs fail the run
+ * @param execution how the job runs on Flink and what the driver does around it
+ * @param quality the quality gate's floors, judged after the job
+ * @param workload a workload card's clauses; null without {@code --workload}
+ * @param failOnMissedContract a missed deadline or budget fails the run
+ * @param pushGateway where the run's numbers are pushed when it ends; null = nowhere
+ * @param settings every option's value, secrets redacted, for the run-info
+ * @param settingsDefaults the defaults of the options whose value differs from them
+ */
+public record RunSpec(
+        String task,
+        String runId,
+        String model,
+        ModelCard card,
+        RuntimeOptions runtime,
+        InputConfig input,
+        OutputConfig output,
+        InferenceConfig inference,
+        ErrorBudget errorBudget,
+        Execution execution,
+        QualityVerdict quality,
+        WorkloadContract workload,
+        boolean failOnMissedContract,
+        URI pushGateway,
+        Map<String, Object> settings,
+        Map<String, Object> settingsDefaults) {
+
+    public RunSpec {
+        settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+        settingsDefaults = Collections.unmodifiableMap(new LinkedHashMap<>(settingsDefaults));
+    }
+
+    /**
+     * How the job runs on Flink and what the driver does around it.
+     *
+     * @param mode BATCH or STREAMING: the option, else the environment's configured mode
+     * @param parallelism inference subtasks; 0 = the environment's default
+     * @param tokenizeParallelism dedupe + tokenize subtasks in their own task; 0 = chained
+     * @param checkpointIntervalMillis checkpoint interval in STREAMING mode
+     * @param progressSeconds how often a progress line is printed; 0 = never
+     * @param overwrite remove an earlier run's files with the same run id first
+     */
+    public record Execution(RuntimeExecutionMode mode, int parallelism, int tokenizeParallelism,
+            long checkpointIntervalMillis, int progressSeconds, boolean overwrite) {
+
+        /** BATCH unless STREAMING was chosen. */
+        public boolean batchMode() {
+            return mode != RuntimeExecutionMode.STREAMING;
+        }
+    }
+
+    /**
+     * The quality gate's verdict after the job (the sample itself is {@link InferenceConfig#qualityGate}).
+     *
+     * @param floor minimum cosine or label agreement of the sample
+     * @param meanFloor minimum mean cosine; null = not judged
+     * @param reference the reference model's name, for messages
+     */
+    public record QualityVerdict(double floor, Double meanFloor, String reference) {}
+}

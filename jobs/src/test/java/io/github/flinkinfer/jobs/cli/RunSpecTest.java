@@ -1,0 +1,50 @@
+package io.github.flinkinfer.jobs.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkinfer.jobs.run.RunSpec;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+
+/** The run spec is decided once from the parsed options, and building it leaves them as parsed. */
+class RunSpecTest {
+
+    private static StreamExecutionEnvironment env(RuntimeExecutionMode mode) {
+        Configuration c = new Configuration();
+        c.set(ExecutionOptions.RUNTIME_MODE, mode);
+        return StreamExecutionEnvironment.getExecutionEnvironment(c);
+    }
+
+    @Test
+    void theSpecTakesTheEnvironmentsModeAndChoosesARunIdWithoutTouchingTheOptions() throws Exception {
+        RunOptions o = Jobs.options("--input", "x.jsonl", "--output", "out", "--max-batch-tokens", "1024");
+        RunSpec spec = o.spec("embed", env(RuntimeExecutionMode.STREAMING));
+        assertThat(spec.execution().mode()).isEqualTo(RuntimeExecutionMode.STREAMING);
+        assertThat(spec.inference().batchMode()).isFalse();
+        assertThat(spec.runId()).matches("\\d{8}-\\d{6}");
+        assertThat(spec.output().runId()).isEqualTo(spec.runId());
+        assertThat(spec.inference().batching().maxBatchTokens()).isEqualTo(1024);
+        assertThat(spec.settings()).containsEntry("--max-batch-tokens", 1024);
+        assertThat(spec.settingsDefaults()).containsKey("--max-batch-tokens");
+        assertThat(o.runtimeMode).isNull();
+        assertThat(o.runId).isNull();
+        assertThatThrownBy(() -> spec.settings().put("--model", "x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void anExplicitModeWinsAndBadOptionsStopTheSpec() throws Exception {
+        RunOptions o = Jobs.options("--input", "x.jsonl", "--output", "out", "--runtime-mode", "BATCH", "--run-id", "r");
+        RunSpec spec = o.spec("embed", env(RuntimeExecutionMode.STREAMING));
+        assertThat(spec.execution().batchMode()).isTrue();
+        assertThat(spec.runId()).isEqualTo("r");
+        assertThatThrownBy(() -> Jobs.options("--output", "out").spec("embed", env(RuntimeExecutionMode.BATCH)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--input or --kafka-topic");
+    }
+}

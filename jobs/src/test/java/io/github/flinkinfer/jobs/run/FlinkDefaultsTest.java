@@ -1,0 +1,53 @@
+package io.github.flinkinfer.jobs.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.BatchExecutionOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.junit.jupiter.api.Test;
+
+/** Our Flink defaults fill only what the cluster configuration leaves unset. */
+class FlinkDefaultsTest {
+    private static final RunOptions PLAIN = Jobs.options("--input", "x", "--output", "y");
+
+    @Test
+    void anEmptyClusterConfigurationGetsEveryDefault() {
+        Configuration d = FlinkDefaults.defaults(new Configuration(), PLAIN.runtimeMode, PLAIN.restartAttempts);
+        assertThat(d.get(ExecutionOptions.RUNTIME_MODE)).isEqualTo(RuntimeExecutionMode.BATCH);
+        assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("fixed-delay");
+        assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(5);
+        assertThat(d.get(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED)).isFalse();
+        assertThat(d.get(PipelineOptions.GENERIC_TYPES)).isFalse();
+        assertThat(d.get(DeploymentOptions.ATTACHED)).isTrue();
+    }
+
+    @Test
+    void whatTheClusterSetsIsLeftAlone() {
+        Configuration cluster = new Configuration();
+        cluster.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+        cluster.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        cluster.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, true);
+        cluster.set(PipelineOptions.GENERIC_TYPES, true);
+        cluster.set(DeploymentOptions.ATTACHED, false); // flink run --detached
+        assertThat(FlinkDefaults.defaults(cluster, PLAIN.runtimeMode, PLAIN.restartAttempts).toMap()).isEmpty();
+    }
+
+    @Test
+    void explicitJobOptionsWinOverTheCluster() {
+        Configuration cluster = new Configuration();
+        cluster.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.STREAMING);
+        cluster.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        RunOptions explicit = Jobs.options("--input", "x", "--output", "y",
+                "--runtime-mode", "batch", "--restart-attempts", "2");
+        Configuration d = FlinkDefaults.defaults(cluster, explicit.runtimeMode, explicit.restartAttempts);
+        assertThat(d.get(ExecutionOptions.RUNTIME_MODE)).isEqualTo(RuntimeExecutionMode.BATCH);
+        assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(2);
+    }
+}
