@@ -10,10 +10,10 @@ import io.github.flinkinfer.operators.metrics.CostModel;
 /**
  * What the shared middle of the dataflow ({@link InferencePipeline#infer}) needs: dedupe,
  * skip-unchanged, tokenize, batch-and-infer and doc pooling. Built from the command line in one
- * place, {@code RunOptions#inferenceConfig(runtime)}.
+ * place, {@code RunOptions#inferenceConfig(runtime)}, into the run's spec ({@code RunSpec#inference}).
  *
  * <pre>{@code
- * InferenceConfig config = options.inferenceConfig(model.options());
+ * InferenceConfig config = spec.inference();
  * InferencePipeline.infer(docs, config, runId, model, errors, extras);
  * }</pre>
  *

@@ -6,10 +6,10 @@ import java.util.List;
 /**
  * What a source stage needs: the files (or, when {@code kafka} reads topics, the topics) and how
  * a record becomes a document. Built from the command line in one place, {@code
- * RunOptions#inputConfig()}.
+ * RunOptions#inputConfig()}, into the run's spec ({@code RunSpec#input}).
  *
  * <pre>{@code
- * InputConfig in = options.inputConfig();
+ * InputConfig in = spec.input();
  * ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
  * }</pre>
  *

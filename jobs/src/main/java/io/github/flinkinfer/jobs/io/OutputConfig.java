@@ -6,10 +6,10 @@ import java.util.List;
 /**
  * What the sinks need: where a run's files go and how they are named, which result formats to
  * write, the opensearch-bulk names, and the Kafka sinks. Built from the command line in one place,
- * {@code RunOptions#outputConfig(runId)}.
+ * {@code RunOptions#outputConfig(runId)}, into the run's spec ({@code RunSpec#output}).
  *
  * <pre>{@code
- * OutputConfig out = options.outputConfig(runId);
+ * OutputConfig out = spec.output();
  * FileOutputs.writeResults(results, out);
  * KafkaOutputs.writeResults(results, out);
  * }</pre>
