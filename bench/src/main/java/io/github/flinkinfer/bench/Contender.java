@@ -316,7 +316,7 @@ public final class Contender {
         long cpu0 = s.start();
         var env = o.environment();
         var summary = sim == null ? EmbeddingJob.run(o, env)
-                : io.github.flinkinfer.jobs.run.InferenceRun.execute(new io.github.flinkinfer.jobs.dataflow.EmbeddingTask(), o.spec("embed", env), env, sim);
+                : io.github.flinkinfer.jobs.run.InferenceRun.execute(new io.github.flinkinfer.jobs.dataflow.EmbeddingTask(), o, env, sim);
         s.stop(cpu0);
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;

@@ -66,7 +66,7 @@ class ReconciliationITCase extends ClusterTestBase {
         String lost = CORPUS.keySet().iterator().next();
         RunOptions o = Jobs.options("--input", input.toString(), "--output", out.toString(), "--run-id", "lossy",
                 "--model", "all-minilm-l6-v2-q", "--parallelism", "2");
-        assertThatThrownBy(() -> InferenceRun.execute(new DropsOneRow(lost), o.spec("embed", o.environment()), o.environment(), null))
+        assertThatThrownBy(() -> InferenceRun.execute(new DropsOneRow(lost), o, o.environment(), null))
                 .isInstanceOf(AccountingException.class)
                 .hasMessageContaining("rows written = succeeded + carried/pooled rows: 79 ≠ 80 (-1)")
                 .hasMessageContaining("read 80 = succeeded 80");

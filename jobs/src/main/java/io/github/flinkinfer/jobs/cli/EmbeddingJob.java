@@ -49,7 +49,6 @@ public final class EmbeddingJob implements Callable<Integer> {
      * submitted detached.
      */
     public static RunSummary run(RunOptions o, StreamExecutionEnvironment env) throws Exception {
-        EmbeddingTask task = new EmbeddingTask();
-        return InferenceRun.execute(task, o.spec(task.name(), env), env, null);
+        return InferenceRun.execute(new EmbeddingTask(), o, env, null);
     }
 }

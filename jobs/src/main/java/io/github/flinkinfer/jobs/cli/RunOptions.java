@@ -43,7 +43,7 @@ import picocli.CommandLine.Option;
  * reads the immutable {@link RunSpec} that {@link #spec} builds once.
  */
 @Command(defaultValueProvider = WorkloadDefaults.class)
-public class RunOptions {
+public class RunOptions implements RunSpec.Source {
     /**
      * Option names whose values are redacted in the run-info: any dash-separated word of the name
      * is one of these. Whole words, so {@code --max-batch-tokens} (a size) is kept while {@code
@@ -297,6 +297,7 @@ public class RunOptions {
      * card's contract read, the runtime mode taken from {@code env} when no option sets it, and a
      * run id chosen when none is given. Nothing reads the options after this.
      */
+    @Override
     public RunSpec spec(String command, StreamExecutionEnvironment env) throws IOException {
         RuntimeExecutionMode mode = runtimeMode != null ? runtimeMode
                 : env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.STREAMING
@@ -314,6 +315,12 @@ public class RunOptions {
                         progressSeconds, overwrite),
                 new RunSpec.QualityVerdict(quality.floor, quality.meanFloor, quality.referenceFor(model)),
                 contract, workload.failOnMissedContract, push.pushGateway, settings(), changedDefaults());
+    }
+
+    /** The inference subtasks (the option, else {@code env}'s parallelism) or the tokenize ones, the wider. */
+    @Override
+    public int slots(StreamExecutionEnvironment env) {
+        return Math.max(parallelism > 0 ? parallelism : env.getParallelism(), tokenizeParallelism);
     }
 
     /** The run's execution environment with our Flink defaults ({@link FlinkDefaults#environment}). */

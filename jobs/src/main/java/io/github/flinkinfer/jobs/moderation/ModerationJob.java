@@ -65,7 +65,6 @@ public final class ModerationJob implements Callable<Integer> {
     /** As above, with the policy that combines a chunked document's windows. */
     public static RunSummary run(RunOptions o, DocVerdictFunction.Policy chunkVerdict,
             StreamExecutionEnvironment env) throws Exception {
-        ModerationTask task = new ModerationTask(chunkVerdict);
-        return InferenceRun.execute(task, o.spec(task.name(), env), env, null);
+        return InferenceRun.execute(new ModerationTask(chunkVerdict), o, env, null);
     }
 }

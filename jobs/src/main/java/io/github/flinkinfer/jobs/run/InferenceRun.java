@@ -30,11 +30,34 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * <pre>{@code
  * RunOptions o = ...; // parsed by picocli
  * StreamExecutionEnvironment env = o.environment();
- * RunSummary s = InferenceRun.execute(new EmbeddingTask(), o.spec("embed", env), env, null);
+ * RunSummary s = InferenceRun.execute(new EmbeddingTask(), o, env, null); // o: a RunSpec.Source
  * }</pre>
  */
 public final class InferenceRun {
     private InferenceRun() {}
+
+    /**
+     * Runs {@code task} with the spec {@code source} builds; on the embedded cluster the cluster
+     * starts first and the spec (the option checks) is built while it comes up, and a refused spec
+     * shuts it down again. Null when submitted detached.
+     */
+    public static RunSummary execute(InferenceTask task, RunSpec.Source source, StreamExecutionEnvironment env,
+            ModelRuntimeFactory model) throws Exception {
+        EmbeddedEnvironment embedded = env instanceof EmbeddedEnvironment e ? e : null;
+        if (embedded != null) {
+            embedded.prestart(source.slots(env));
+        }
+        RunSpec spec;
+        try {
+            spec = source.spec(task.name(), env);
+        } catch (Exception | Error e) {
+            if (embedded != null) {
+                embedded.discardUnusedCluster();
+            }
+            throw e;
+        }
+        return execute(task, spec, env, model);
+    }
 
     /**
      * Runs {@code task} as {@code spec} says; null when submitted detached. {@code model} supplies

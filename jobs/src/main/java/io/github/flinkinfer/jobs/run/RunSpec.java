@@ -7,11 +7,13 @@ import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
+import java.io.IOException;
 import java.net.URI;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * One run, decided: what the lifecycle ({@link InferenceRun}), the dataflow ({@link
@@ -61,6 +63,18 @@ public record RunSpec(
     public RunSpec {
         settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
         settingsDefaults = Collections.unmodifiableMap(new LinkedHashMap<>(settingsDefaults));
+    }
+
+    /**
+     * Where a run's spec comes from (the parsed options): the lifecycle asks it once, after an
+     * embedded cluster has started coming up, so the checks overlap the cluster's start.
+     */
+    public interface Source {
+        /** Slots the run's widest stage takes on {@code env}, to size an early cluster. */
+        int slots(StreamExecutionEnvironment env);
+
+        /** The validated, decided spec of a run of {@code command} on {@code env}. */
+        RunSpec spec(String command, StreamExecutionEnvironment env) throws IOException;
     }
 
     /**
