@@ -408,7 +408,7 @@ public class RunOptions implements RunSpec.Source {
     }
 
     private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode) {
-        return new InferenceConfig(duplicates, batchMode, overlong, index.chunking(),
+        return new InferenceConfig(duplicates, batchMode, batchMode && !kafka.writesKafka(), overlong, index.chunking(),
                 index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
                 quality.gate(runtime, model), overlap, tokenizeParallelism);
     }
