@@ -179,14 +179,22 @@ public final class ModelFiles {
     }
 
     static String describe(ModelCard card, ModelFile file) {
-        if (file.path().startsWith(CLASSPATH) || card.baseDirectory == null) {
+        if (file.path().startsWith(CLASSPATH)) { // a jar entry is read from its cached copy
+            boolean inJar = BuiltInModelFiles.configured()
+                    .find(card.name, file.path().substring(CLASSPATH.length())).plainFile() == null;
+            return inJar ? file.path() + " (this machine's copy " + cachedCopy(file) + ")" : file.path();
+        }
+        if (card.baseDirectory == null) {
             return file.path();
         }
         if (card.store != null) {
-            return location(card, file) + " (this machine's copy "
-                    + ModelFileCache.configured().directory().resolve(file.sha256()) + ")";
+            return location(card, file) + " (this machine's copy " + cachedCopy(file) + ")";
         }
         return Path.of(card.baseDirectory).resolve(file.path()).normalize().toString();
+    }
+
+    private static Path cachedCopy(ModelFile file) {
+        return ModelFileCache.configured().directory().resolve(file.sha256());
     }
 
     /** Where a file of a card in a {@link ModelStore} is: its path under the card's directory. */
