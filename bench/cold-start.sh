@@ -18,11 +18,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
 OUT=${OUT:-$PWD/target/cold-start}
 mkdir -p "$OUT"
-classpath() { # tree -> classpath of its jobs module (compiles it)
-    (cd "$1" && mvn -B -o -q -pl jobs -am compile dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$OUT/cp-$2.txt" >"$OUT/build-$2.log" 2>&1)
-    echo "$1/jobs/target/classes:$(cat "$OUT/cp-$2.txt")"
-}
+. bench/classpath.sh
 CP_NOW=$(classpath "$PWD" now)
 CP_BEFORE=${BEFORE:+$(classpath "$BEFORE" before)}
 CP_PREVIOUS=${PREVIOUS:+$(classpath "$PREVIOUS" previous)}

@@ -20,11 +20,7 @@ SMALL=${1:-100000}
 ROUNDS=${2:-1}
 OUT=${OUT:-$PWD/target/first-batch}
 mkdir -p "$OUT"
-classpath() { # tree -> classpath of its jobs module (compiles it)
-    (cd "$1" && mvn -B -o -q -pl jobs -am compile dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$OUT/cp-$2.txt" >"$OUT/build-$2.log" 2>&1)
-    echo "$1/jobs/target/classes:$(cat "$OUT/cp-$2.txt")"
-}
+. bench/classpath.sh
 CP_AFTER=$(classpath "$PWD" after)
 CP_BEFORE=${BEFORE:+$(classpath "$BEFORE" before)}
 CARD=${CARD:-$(bench/fixture/build-fixture-model.sh)}
