@@ -5,9 +5,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * Reads a card's files and checks them before anything is loaded: built-in files come from where
@@ -71,15 +68,9 @@ public final class ModelFiles {
 
     /** A file's sha256 (hex), read in chunks. */
     public static String sha256(Path path) {
-        try (InputStream in = Files.newInputStream(path)) {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] buf = new byte[1 << 16];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                sha.update(buf, 0, n);
-            }
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (IOException | NoSuchAlgorithmException e) {
+        try {
+            return Sha256.of(path);
+        } catch (IOException e) {
             throw new ModelIntegrityException("Cannot read " + path + ": " + e, e);
         }
     }
@@ -202,11 +193,8 @@ public final class ModelFiles {
         return card.baseDirectory + "/" + file.path();
     }
 
+    /** The sha256 (hex) of {@code bytes}. */
     public static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.of(bytes);
     }
 }

@@ -168,10 +168,19 @@ public final class OnnxModel implements ModelRuntime {
 
     /** Verifies the model file(s), then creates the session; both timed. */
     static SharedSession createSession(ModelCard card, RuntimeOptions options) {
+        return createSession(card, options, () -> {});
+    }
+
+    /**
+     * {@link #createSession(ModelCard, RuntimeOptions)}, running {@code verified} once the bytes
+     * it will load have passed their check (before the session is created from them).
+     */
+    static SharedSession createSession(ModelCard card, RuntimeOptions options, Runnable verified) {
         try {
             long start = System.nanoTime();
             if (!card.externalData.isEmpty()) {
                 java.nio.file.Path graph = ModelFiles.verifiedGraphWithExternalData(card, card.onnx);
+                verified.run();
                 long read = System.nanoTime();
                 OrtSessions.Created created = OrtSessions.create(graph, options);
                 return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
@@ -180,11 +189,12 @@ public final class OnnxModel implements ModelRuntime {
                     ? OptimizedGraphCache.configured() : null;
             if (cache == null) {
                 byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+                verified.run();
                 long read = System.nanoTime();
                 OrtSessions.Created created = OrtSessions.create(bytes, options);
                 return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
             }
-            return createCached(card, options, cache, start);
+            return createCached(card, options, cache, start, verified);
         } catch (OrtException e) {
             throw new IllegalStateException("Cannot create ONNX session for " + card.id(), e);
         }
@@ -197,7 +207,8 @@ public final class OnnxModel implements ModelRuntime {
      * hit ORT cannot load, verifies and optimizes the original and writes the entry.
      */
     private static SharedSession createCached(
-            ModelCard card, RuntimeOptions options, OptimizedGraphCache cache, long start) throws OrtException {
+            ModelCard card, RuntimeOptions options, OptimizedGraphCache cache, long start, Runnable verified)
+            throws OrtException {
         java.nio.file.Path entry = cache.entry(card, options);
         if (OptimizedGraphCache.present(entry)) {
             byte[] optimized;
@@ -206,6 +217,7 @@ public final class OnnxModel implements ModelRuntime {
             } catch (java.io.IOException e) {
                 throw new ModelIntegrityException("Cannot read optimized-graph cache entry " + entry + ": " + e, e);
             }
+            verified.run();
             try {
                 OrtSessions.Created created = OrtSessions.createOptimized(optimized, options);
                 return new SharedSession(created, times(start, start, System.nanoTime(), "hit"));
@@ -216,6 +228,7 @@ public final class OnnxModel implements ModelRuntime {
             }
         }
         byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+        verified.run();
         long read = System.nanoTime();
         java.nio.file.Path written;
         try {

@@ -39,10 +39,32 @@ public final class PreparedSessions {
     public static final class Batch implements AutoCloseable {
         private final OnnxModel.SessionKey key;
         private final List<CompletableFuture<OnnxModel.SharedSession>> sessions;
+        private final CompletableFuture<Void> verified = new CompletableFuture<>();
 
         private Batch(OnnxModel.SessionKey key, List<CompletableFuture<OnnxModel.SharedSession>> sessions) {
             this.key = key;
             this.sessions = sessions;
+        }
+
+        /**
+         * Waits until the first session's model bytes (the original, or its optimized-graph cache
+         * entry) have passed their sha256 check, and throws the {@link ModelIntegrityException}
+         * (or the read error) when they did not: a driver that prepares sessions checks its model
+         * this way instead of reading and hashing the graph a second time. A failure after the
+         * check (creating the session itself) is left to the subtask that takes it.
+         */
+        public void awaitVerified() {
+            try {
+                verified.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error err) {
+                    throw err;
+                }
+                throw e;
+            }
         }
 
         /** Sessions of this batch not taken yet. */
@@ -97,11 +119,13 @@ public final class PreparedSessions {
         synchronized (WAITING) {
             WAITING.computeIfAbsent(key, k -> new ArrayDeque<>()).addAll(sessions);
         }
+        Batch batch = new Batch(key, sessions);
         Thread creator = new Thread(() -> {
             for (CompletableFuture<OnnxModel.SharedSession> s : sessions) {
                 try {
-                    s.complete(OnnxModel.createSession(card, options).prepared());
+                    s.complete(OnnxModel.createSession(card, options, () -> batch.verified.complete(null)).prepared());
                 } catch (RuntimeException | Error e) {
+                    batch.verified.completeExceptionally(e); // no-op once the bytes were verified
                     s.completeExceptionally(e);
                 }
             }
@@ -109,7 +133,7 @@ public final class PreparedSessions {
         creator.setDaemon(true);
         creator.start();
         LOG.info("Preparing {} session(s) of {} on {} ahead of the subtasks", count, card.id(), options.device());
-        return new Batch(key, sessions);
+        return batch;
     }
 
     /**

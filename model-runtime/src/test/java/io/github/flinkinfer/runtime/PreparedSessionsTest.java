@@ -1,14 +1,20 @@
 package io.github.flinkinfer.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sessions prepared ahead are taken by the loads that match them, once each, give the outputs of
- * a session created at the load, and are closed when nobody took them.
+ * a session created at the load, and are closed when nobody took them; the check of their model's
+ * bytes can be waited for on its own.
  */
 class PreparedSessionsTest {
     private static final ModelCard CARD = ModelCard.builtIn("all-minilm-l6-v2-q");
@@ -73,6 +79,50 @@ class PreparedSessionsTest {
             assertThat(first.loadTimes().prepared()).isTrue();
             assertThat(ahead.untaken()).isZero();
         }
+    }
+
+    @Test
+    void theDriverWaitsForTheSessionsCheckOfTheirModelInsteadOfHashingItAgain(@TempDir Path dir) throws Exception {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 1)) {
+            ahead.awaitVerified();
+            try (OnnxModel model = OnnxModel.load(CARD, options)) {
+                assertThat(model.loadTimes().prepared()).isTrue();
+            }
+        }
+
+        ModelCard tampered = tamperedCopy(dir);
+        String cache = System.getProperty(OptimizedGraphCache.PROPERTY);
+        System.setProperty(OptimizedGraphCache.PROPERTY, "off"); // so the session reads the original
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(tampered, options, 1)) {
+            assertThatThrownBy(ahead::awaitVerified)
+                    .isInstanceOf(ModelIntegrityException.class)
+                    .hasMessageContaining("Checksum mismatch")
+                    .hasMessageContaining(dir.resolve("model.onnx").toString());
+        } finally {
+            if (cache == null) {
+                System.clearProperty(OptimizedGraphCache.PROPERTY);
+            } else {
+                System.setProperty(OptimizedGraphCache.PROPERTY, cache);
+            }
+        }
+    }
+
+    /** The built-in int8 model copied into {@code dir} with one byte of its graph flipped. */
+    private static ModelCard tamperedCopy(Path dir) throws Exception {
+        for (String name : List.of("all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json")) {
+            try (InputStream in = PreparedSessionsTest.class.getClassLoader().getResourceAsStream(name)) {
+                Files.copy(in, dir.resolve(name.endsWith(".onnx") ? "model.onnx" : "tokenizer.json"));
+            }
+        }
+        byte[] bytes = Files.readAllBytes(dir.resolve("model.onnx"));
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(dir.resolve("model.onnx"), bytes);
+        Path card = dir.resolve("card.json");
+        Files.writeString(card, CARD.toJson()
+                .replace("classpath:all-minilm-l6-v2-q.onnx", "model.onnx")
+                .replace("classpath:all-minilm-l6-v2-q-tokenizer.json", "tokenizer.json"));
+        return ModelCard.load(card);
     }
 
     private static List<int[]> batch(RuntimeOptions options) {

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
+        io.github.flinkinfer.runtime.Sha256.warmUp(); // compiled before the model is hashed, seconds later
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         if (verbose) {
             // before the first logger: the local log configuration reads these
@@ -38,6 +39,11 @@ public final class Main implements Runnable {
         });
         int code = cli.execute(args);
         if (code == 0) {
+            if (io.github.flinkinfer.jobs.run.EmbeddedEnvironment.createdInThisJvm()) {
+                // the report and the marker are written: exit now rather than wait (up to a
+                // second) for the embedded cluster's threads to wind down
+                System.exit(0);
+            }
             return;
         }
         if (!(org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment()

@@ -37,6 +37,8 @@ import org.apache.flink.util.MathUtils;
 public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedEnvironment.class);
 
+    private static volatile boolean created;
+
     private final Clusters clusters;
 
     /** When the early cluster started and became ready (epoch millis; ready ≤ 0 while starting). */
@@ -51,8 +53,17 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         this.clusters = clusters;
     }
 
+    /**
+     * Whether this JVM made an embedded environment: it is then the run's own process (the
+     * launcher's, {@code java -jar}), not one Flink owns, and may exit when the run is done.
+     */
+    public static boolean createdInThisJvm() {
+        return created;
+    }
+
     /** A local environment as {@code createLocalEnvironment(configuration)} makes one. */
     public static EmbeddedEnvironment create(Configuration configuration) {
+        created = true;
         Configuration c = new Configuration(configuration);
         if (!c.contains(CoreOptions.DEFAULT_PARALLELISM)) {
             c.set(CoreOptions.DEFAULT_PARALLELISM, getDefaultLocalParallelism());

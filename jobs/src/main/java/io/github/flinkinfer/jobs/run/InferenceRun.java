@@ -79,7 +79,7 @@ public final class InferenceRun {
             if (embedded != null && model == null) {
                 ahead = PreparedSessions.prepare(card, spec.runtime(), parallelism);
             }
-            verifyModelFiles(card);
+            verifyModelFiles(card, ahead);
             return run(task, spec, env, card, model);
         } finally {
             if (ahead != null) {
@@ -266,18 +266,26 @@ public final class InferenceRun {
     }
 
     /**
-     * Refuses to start on a tampered model before any cluster work (TaskManagers check again). A
-     * card in a store ({@code s3://}...) is only resolved here: each TaskManager copies and checks
-     * its files, so the client does not download the model.
+     * Refuses to start on a tampered model before the job is submitted (TaskManagers check again).
+     * A card in a store ({@code s3://}...) is only resolved here: each TaskManager copies and
+     * checks its files, so the client does not download the model. When the driver prepares the
+     * sessions itself ({@code ahead}, the embedded cluster), the graph they load is checked there
+     * (the original, or its optimized-graph cache entry, which was made from a verified original)
+     * and this waits for that check instead of hashing the graph a second time.
      */
-    static void verifyModelFiles(ModelCard card) {
+    static void verifyModelFiles(ModelCard card, PreparedSessions.Batch ahead) {
         if (card.store != null) {
             return;
         }
-        ModelFiles.readVerified(card, card.onnx);
         ModelFiles.readVerified(card, card.tokenizer);
+        ModelCard session = card.base != null ? card.base : card; // the graph the sessions run
         if (card.base != null) {
-            ModelFiles.readVerified(card.base, card.base.onnx);
+            ModelFiles.readVerified(card, card.onnx); // the classifier head
+        }
+        if (ahead != null) {
+            ahead.awaitVerified();
+        } else {
+            ModelFiles.readVerified(session, session.onnx);
         }
     }
 

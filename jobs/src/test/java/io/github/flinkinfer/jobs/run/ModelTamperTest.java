@@ -9,6 +9,7 @@ import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelIntegrityException;
+import io.github.flinkinfer.runtime.OptimizedGraphCache;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,12 +17,46 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One flipped byte in a model file makes the job refuse to start, naming the file. */
+/** One flipped byte in a model file makes the job refuse to start, naming the file, on any environment. */
 class ModelTamperTest {
     @TempDir Path dir;
 
     @Test
     void tamperedModelFileRefusesToStart() throws Exception {
+        RunOptions options = tamperedRun();
+        assertThatThrownBy(() -> EmbeddingJob.run(options,
+                        StreamExecutionEnvironment.getExecutionEnvironment()))
+                .isInstanceOf(ModelIntegrityException.class)
+                .hasMessageContaining("Checksum mismatch")
+                .hasMessageContaining(dir.resolve("model.onnx").toString());
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    /** There the sessions prepared ahead read the graph, and the driver waits for their check. */
+    @Test
+    void onTheEmbeddedClusterTooTheRunIsRefusedBeforeItsOutputIsTouched() throws Exception {
+        RunOptions options = tamperedRun();
+        String cache = System.getProperty(OptimizedGraphCache.PROPERTY);
+        System.setProperty(OptimizedGraphCache.PROPERTY, "off"); // a cached graph would not read the original
+        try {
+            StreamExecutionEnvironment env = FlinkDefaults.environment(null, null);
+            assertThat(env).isInstanceOf(EmbeddedEnvironment.class);
+            assertThatThrownBy(() -> EmbeddingJob.run(options, env))
+                    .isInstanceOf(ModelIntegrityException.class)
+                    .hasMessageContaining("Checksum mismatch")
+                    .hasMessageContaining(dir.resolve("model.onnx").toString());
+        } finally {
+            if (cache == null) {
+                System.clearProperty(OptimizedGraphCache.PROPERTY);
+            } else {
+                System.setProperty(OptimizedGraphCache.PROPERTY, cache);
+            }
+        }
+        assertThat(dir.resolve("out")).doesNotExist();
+    }
+
+    /** The options of a run of the built-in int8 model copied into {@code dir}, one byte flipped. */
+    private RunOptions tamperedRun() throws Exception {
         ModelCard builtIn = ModelCard.builtIn("all-minilm-l6-v2-q");
         copy("all-minilm-l6-v2-q.onnx", dir.resolve("model.onnx"));
         copy("all-minilm-l6-v2-q-tokenizer.json", dir.resolve("tokenizer.json"));
@@ -36,13 +71,7 @@ class ModelTamperTest {
         byte[] bytes = Files.readAllBytes(dir.resolve("model.onnx"));
         bytes[bytes.length / 2] ^= 0x01;
         Files.write(dir.resolve("model.onnx"), bytes);
-
-        assertThatThrownBy(() -> EmbeddingJob.run(options,
-                        StreamExecutionEnvironment.getExecutionEnvironment()))
-                .isInstanceOf(ModelIntegrityException.class)
-                .hasMessageContaining("Checksum mismatch")
-                .hasMessageContaining(dir.resolve("model.onnx").toString());
-        assertThat(dir.resolve("out")).doesNotExist();
+        return options;
     }
 
     private static void copy(String resource, Path target) throws Exception {
