@@ -15,7 +15,7 @@ import org.apache.flink.util.function.SerializableFunction;
  * prefix ({@code <prefix>-embeddings} or {@code <prefix>-verdicts}, {@code <prefix>-errors}) and a {@code transaction.timeout.ms} below the broker's maximum.
  *
  * <pre>{@code
- * KafkaOutputs.writeResults(results, options.outputConfig(runId));
+ * KafkaOutputs.writeResults(results, spec.output());
  * }</pre>
  */
 public final class KafkaOutputs {
@@ -31,7 +31,7 @@ public final class KafkaOutputs {
      */
     public static <T> void write(DataStream<T> rows, OutputConfig out, String what,
             SerializableFunction<T, String> key) {
-        String topic = out.kafka().outputTopic;
+        String topic = out.kafka().outputTopic();
         if (topic != null) {
             rows.sinkTo(sink(out, what, new KeyedJsonSerializer<>(topic, key)))
                     .name("write-" + what + "-kafka")
@@ -40,7 +40,7 @@ public final class KafkaOutputs {
     }
 
     public static void writeErrors(DataStream<ErrorRecord> errors, OutputConfig out) {
-        String topic = out.kafka().errorsTopic;
+        String topic = out.kafka().errorsTopic();
         if (topic != null) {
             SerializableFunction<ErrorRecord, String> key = e -> e.id;
             errors.sinkTo(sink(out, "errors", new KeyedJsonSerializer<>(topic, key)))
@@ -50,17 +50,17 @@ public final class KafkaOutputs {
     }
 
     private static <T> KafkaSink<T> sink(OutputConfig out, String what, KeyedJsonSerializer<T> ser) {
-        KafkaOptions k = out.kafka();
+        KafkaSettings k = out.kafka();
         Properties props = k.clientProperties();
         KafkaSinkBuilder<T> builder =
                 KafkaSink.<T>builder()
                         .setKafkaProducerConfig(props)
-                        .setBootstrapServers(k.bootstrapServers)
-                        .setDeliveryGuarantee(k.deliveryGuarantee)
+                        .setBootstrapServers(k.bootstrapServers())
+                        .setDeliveryGuarantee(k.deliveryGuarantee())
                         .setRecordSerializer(ser);
         if (k.exactlyOnce()) {
             builder.setTransactionalIdPrefix(k.transactionalIdPrefix(out.runId()) + "-" + what)
-                    .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeoutMs));
+                    .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeoutMs()));
         }
         return builder.build();
     }
