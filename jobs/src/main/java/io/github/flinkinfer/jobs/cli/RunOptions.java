@@ -5,6 +5,7 @@ import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
 import io.github.flinkinfer.jobs.io.InputFormat;
 import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOptions;
+import io.github.flinkinfer.jobs.kafka.KafkaSettings;
 import io.github.flinkinfer.jobs.run.FlinkDefaults;
 import io.github.flinkinfer.jobs.run.RunSpec;
 import io.github.flinkinfer.operators.ErrorBudget;
@@ -309,7 +310,9 @@ public class RunOptions implements RunSpec.Source {
         RuntimeOptions runtime = runtimeOptions();
         String id = runId != null ? runId
                 : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        return new RunSpec(command, id, model, card, runtime, inputConfig(), outputConfig(id),
+        KafkaSettings kafkaSettings = kafka.settings();
+        return new RunSpec(command, id, model, card, runtime, inputConfig(kafkaSettings),
+                outputConfig(id, kafkaSettings),
                 inferenceConfig(runtime, mode != RuntimeExecutionMode.STREAMING), errorBudget(),
                 new RunSpec.Execution(mode, parallelism, tokenizeParallelism, checkpointIntervalMillis,
                         progressSeconds, overwrite),
@@ -381,7 +384,7 @@ public class RunOptions implements RunSpec.Source {
         if (tokenizeParallelism < 0) {
             throw new IllegalArgumentException("--tokenize-parallelism must be >= 0 (0 = chained with inference)");
         }
-        if (inputs.isEmpty() == !kafka.readsKafka()) {
+        if (inputs.isEmpty() == !kafka.settings().readsKafka()) {
             throw new IllegalArgumentException("give either --input or --kafka-topic/--kafka-topic-pattern");
         }
         kafka.validate(mode == RuntimeExecutionMode.STREAMING, checkpointIntervalMillis);
@@ -389,14 +392,22 @@ public class RunOptions implements RunSpec.Source {
 
     /** What the sources need (FileInputs, KafkaInputs). */
     public io.github.flinkinfer.jobs.io.InputConfig inputConfig() {
+        return inputConfig(kafka.settings());
+    }
+
+    private io.github.flinkinfer.jobs.io.InputConfig inputConfig(KafkaSettings kafkaSettings) {
         return new io.github.flinkinfer.jobs.io.InputConfig(
-                inputs, format, idField, textField, maxRecordBytes, kafka);
+                inputs, format, idField, textField, maxRecordBytes, kafkaSettings);
     }
 
     /** What the sinks of run {@code runId} need (FileOutputs, IndexOutputs, KafkaOutputs, the task's writers). */
     public io.github.flinkinfer.jobs.io.OutputConfig outputConfig(String runId) {
+        return outputConfig(runId, kafka.settings());
+    }
+
+    private io.github.flinkinfer.jobs.io.OutputConfig outputConfig(String runId, KafkaSettings kafkaSettings) {
         return new io.github.flinkinfer.jobs.io.OutputConfig(
-                output, runId, outputFormats, index.indexName, index.vectorField, kafka);
+                output, runId, outputFormats, index.indexName, index.vectorField, kafkaSettings);
     }
 
     /**
@@ -408,7 +419,7 @@ public class RunOptions implements RunSpec.Source {
     }
 
     private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode) {
-        return new InferenceConfig(duplicates, batchMode, batchMode && !kafka.writesKafka(), overlong, index.chunking(),
+        return new InferenceConfig(duplicates, batchMode, overlong, index.chunking(),
                 index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
                 quality.gate(runtime, model), overlap, tokenizeParallelism);
     }

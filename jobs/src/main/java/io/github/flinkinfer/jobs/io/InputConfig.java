@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.jobs.kafka.KafkaOptions;
+import io.github.flinkinfer.jobs.kafka.KafkaSettings;
 import java.util.List;
 
 /**
@@ -26,7 +26,7 @@ public record InputConfig(
         String idField,
         String textField,
         int maxRecordBytes,
-        KafkaOptions kafka) {
+        KafkaSettings kafka) {
 
     public InputConfig {
         files = List.copyOf(files);

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.jobs.kafka.KafkaOptions;
+import io.github.flinkinfer.jobs.kafka.KafkaSettings;
 import java.util.List;
 
 /**
@@ -27,7 +27,7 @@ public record OutputConfig(
         List<OutputFormat> formats,
         String indexName,
         String vectorField,
-        KafkaOptions kafka) {
+        KafkaSettings kafka) {
 
     public OutputConfig {
         formats = List.copyOf(formats);

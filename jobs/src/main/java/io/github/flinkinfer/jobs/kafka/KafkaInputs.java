@@ -17,28 +17,28 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * (records produced later are not read), parsed in the reading subtask.
  *
  * <pre>{@code
- * ParsedInput input = KafkaInputs.read(env, options.inputConfig());
+ * ParsedInput input = KafkaInputs.read(env, spec.input());
  * }</pre>
  */
 public final class KafkaInputs {
     private KafkaInputs() {}
 
     public static ParsedInput read(StreamExecutionEnvironment env, InputConfig in) {
-        KafkaOptions k = in.kafka();
+        KafkaSettings k = in.kafka();
         KafkaSourceBuilder<KafkaRecord> builder =
                 KafkaSource.<KafkaRecord>builder()
                         .setProperties(k.clientProperties())
-                        .setGroupId(k.groupId)
-                        .setStartingOffsets(StartingOffsets.parse(k.startingOffsets))
+                        .setGroupId(k.groupId())
+                        .setStartingOffsets(StartingOffsets.parse(k.startingOffsets()))
                         .setBounded(OffsetsInitializer.latest())
                         .setDeserializer(new KafkaRecordDeserializer(in.maxRecordBytes()));
-        if (k.topicPattern != null) {
+        if (k.topicPattern() != null) {
             builder.setTopicPattern(k.pattern());
         } else {
-            builder.setTopics(k.topics);
+            builder.setTopics(k.topics());
         }
         // Only read committed data: an upstream transactional producer's aborted records never count.
-        builder.setProperty("isolation.level", k.properties.getOrDefault("isolation.level", "read_committed"));
+        builder.setProperty("isolation.level", k.properties().getOrDefault("isolation.level", "read_committed"));
         SingleOutputStreamOperator<Document> parsed =
                 env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "read-kafka")
                         .uid("read-kafka")

@@ -3,14 +3,13 @@ package io.github.flinkinfer.jobs.kafka;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.regex.Pattern;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import picocli.CommandLine.Option;
 
 /**
  * The {@code --kafka-*} options of the embedding job (a picocli mixin of {@code RunOptions}):
- * a bounded topic source, and Kafka sinks next to the file outputs. See docs/kafka.md.
+ * a bounded topic source, and Kafka sinks next to the file outputs. The CLI edge only: the run
+ * reads the immutable {@link KafkaSettings} that {@link #settings} builds. See docs/kafka.md.
  */
 public class KafkaOptions {
     /** Broker default {@code transaction.max.timeout.ms} is 15 minutes; stay below it. */
@@ -72,60 +71,37 @@ public class KafkaOptions {
                     + " e.g. security.protocol, sasl.jaas.config). Secrets are never logged.")
     public Map<String, String> properties = new LinkedHashMap<>();
 
-    /** True when the job reads a topic instead of files. */
-    public boolean readsKafka() {
-        return (topics != null && !topics.isEmpty()) || topicPattern != null;
-    }
-
-    /** True when any Kafka sink is configured. */
-    public boolean writesKafka() {
-        return outputTopic != null || errorsTopic != null;
-    }
-
-    public boolean exactlyOnce() {
-        return deliveryGuarantee == DeliveryGuarantee.EXACTLY_ONCE;
-    }
-
-    /** The prefix in effect: the option, else one derived from the run id. */
-    public String transactionalIdPrefix(String runId) {
-        return transactionalIdPrefix != null ? transactionalIdPrefix : "flink-inference-" + runId;
-    }
-
-    /** Client properties: bootstrap servers plus every {@code --kafka-property}. */
-    public Properties clientProperties() {
-        Properties p = new Properties();
-        p.putAll(properties);
-        p.setProperty("bootstrap.servers", bootstrapServers);
-        return p;
-    }
-
-    public Pattern pattern() {
-        return Pattern.compile(topicPattern);
+    /** The values given, decided once: what the spec, the sources and the sinks read. */
+    public KafkaSettings settings() {
+        return new KafkaSettings(bootstrapServers, topics, topicPattern, startingOffsets, groupId,
+                outputTopic, errorsTopic, deliveryGuarantee, transactionalIdPrefix, transactionTimeoutMs,
+                runRegistryTopic, properties);
     }
 
     /** Checks the Kafka options together with the job's runtime mode and checkpoint interval. */
     public void validate(boolean streaming, long checkpointIntervalMs) {
-        if (!readsKafka() && !writesKafka()) {
+        KafkaSettings k = settings();
+        if (!k.readsKafka() && !k.writesKafka()) {
             return;
         }
-        require(bootstrapServers != null && !bootstrapServers.isBlank(),
+        require(k.bootstrapServers() != null && !k.bootstrapServers().isBlank(),
                 "--kafka-bootstrap-servers is required with --kafka-* topics");
-        require(topics == null || topics.isEmpty() || topicPattern == null,
+        require(k.topics().isEmpty() || k.topicPattern() == null,
                 "use --kafka-topic or --kafka-topic-pattern, not both");
-        if (topicPattern != null) {
-            pattern();
+        if (k.topicPattern() != null) {
+            k.pattern();
         }
-        StartingOffsets.parse(startingOffsets);
-        if (writesKafka() && exactlyOnce()) {
-            require(transactionalIdPrefix == null || transactionalIdPrefix.matches("[A-Za-z0-9._-]{1,200}"),
+        StartingOffsets.parse(k.startingOffsets());
+        if (k.writesKafka() && k.exactlyOnce()) {
+            require(k.transactionalIdPrefix() == null || k.transactionalIdPrefix().matches("[A-Za-z0-9._-]{1,200}"),
                     "--kafka-transactional-id-prefix may use letters, digits, '.', '_' and '-'");
-            require(transactionTimeoutMs > 0, "--kafka-transaction-timeout-ms must be > 0");
-            require(!streaming || transactionTimeoutMs > checkpointIntervalMs,
+            require(k.transactionTimeoutMs() > 0, "--kafka-transaction-timeout-ms must be > 0");
+            require(!streaming || k.transactionTimeoutMs() > checkpointIntervalMs,
                     "--kafka-transaction-timeout-ms must be above --checkpoint-interval-ms,"
                             + " or transactions expire before their checkpoint commits them");
         }
-        require(!properties.containsKey("transaction.timeout.ms")
-                        && !properties.containsKey("transactional.id"),
+        require(!k.properties().containsKey("transaction.timeout.ms")
+                        && !k.properties().containsKey("transactional.id"),
                 "set transactions with --kafka-transaction-timeout-ms / --kafka-transactional-id-prefix");
     }
 

@@ -4,6 +4,9 @@ import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import java.util.Properties;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -15,7 +18,7 @@ import org.apache.flink.util.function.SerializableFunction;
  * prefix ({@code <prefix>-embeddings} or {@code <prefix>-verdicts}, {@code <prefix>-errors}) and a {@code transaction.timeout.ms} below the broker's maximum.
  *
  * <pre>{@code
- * KafkaOutputs.writeResults(results, options.outputConfig(runId));
+ * KafkaOutputs.writeResults(results, spec.output());
  * }</pre>
  */
 public final class KafkaOutputs {
@@ -31,36 +34,40 @@ public final class KafkaOutputs {
      */
     public static <T> void write(DataStream<T> rows, OutputConfig out, String what,
             SerializableFunction<T, String> key) {
-        String topic = out.kafka().outputTopic;
+        String topic = out.kafka().outputTopic();
         if (topic != null) {
-            rows.sinkTo(sink(out, what, new KeyedJsonSerializer<>(topic, key)))
-                    .name("write-" + what + "-kafka")
-                    .uid("write-" + what + "-kafka");
+            sinkTo(rows, sink(out, what, new KeyedJsonSerializer<>(topic, key)), "write-" + what + "-kafka");
         }
     }
 
     public static void writeErrors(DataStream<ErrorRecord> errors, OutputConfig out) {
-        String topic = out.kafka().errorsTopic;
+        String topic = out.kafka().errorsTopic();
         if (topic != null) {
             SerializableFunction<ErrorRecord, String> key = e -> e.id;
-            errors.sinkTo(sink(out, "errors", new KeyedJsonSerializer<>(topic, key)))
-                    .name("write-errors-kafka")
-                    .uid("write-errors-kafka");
+            sinkTo(errors, sink(out, "errors", new KeyedJsonSerializer<>(topic, key)), "write-errors-kafka");
         }
     }
 
+    /** BATCH jobs write through {@link BatchKafkaSink}: the same sink without the co-location BATCH cannot place. */
+    private static <T> void sinkTo(DataStream<T> rows, KafkaSink<T> sink, String name) {
+        boolean batch = rows.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                == RuntimeExecutionMode.BATCH;
+        Sink<T> placed = batch ? new BatchKafkaSink<>(sink) : sink;
+        rows.sinkTo(placed).name(name).uid(name);
+    }
+
     private static <T> KafkaSink<T> sink(OutputConfig out, String what, KeyedJsonSerializer<T> ser) {
-        KafkaOptions k = out.kafka();
+        KafkaSettings k = out.kafka();
         Properties props = k.clientProperties();
         KafkaSinkBuilder<T> builder =
                 KafkaSink.<T>builder()
                         .setKafkaProducerConfig(props)
-                        .setBootstrapServers(k.bootstrapServers)
-                        .setDeliveryGuarantee(k.deliveryGuarantee)
+                        .setBootstrapServers(k.bootstrapServers())
+                        .setDeliveryGuarantee(k.deliveryGuarantee())
                         .setRecordSerializer(ser);
         if (k.exactlyOnce()) {
             builder.setTransactionalIdPrefix(k.transactionalIdPrefix(out.runId()) + "-" + what)
-                    .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeoutMs));
+                    .setProperty("transaction.timeout.ms", Long.toString(k.transactionTimeoutMs()));
         }
         return builder.build();
     }

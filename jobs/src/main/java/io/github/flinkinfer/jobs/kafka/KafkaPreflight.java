@@ -21,22 +21,22 @@ public final class KafkaPreflight {
 
     private KafkaPreflight() {}
 
-    public static void check(KafkaOptions k, String runId) {
+    public static void check(KafkaSettings k, String runId) {
         Properties client = k.clientProperties();
         LOG.info("Kafka: topics={} pattern={} start={} output={} errors={} guarantee={} client={}",
-                k.topics, k.topicPattern, k.startingOffsets, k.outputTopic, k.errorsTopic,
-                k.deliveryGuarantee, Secrets.redact(client));
+                k.topics(), k.topicPattern(), k.startingOffsets(), k.outputTopic(), k.errorsTopic(),
+                k.deliveryGuarantee(), Secrets.redact(client));
         if (!k.writesKafka() || !k.exactlyOnce()) {
             return;
         }
         String prefix = k.transactionalIdPrefix(runId);
         try (Admin admin = Admin.create(client)) {
             long max = brokerTransactionMax(admin);
-            if (max > 0 && k.transactionTimeoutMs > max) {
-                throw new IllegalArgumentException("--kafka-transaction-timeout-ms " + k.transactionTimeoutMs
+            if (max > 0 && k.transactionTimeoutMs() > max) {
+                throw new IllegalArgumentException("--kafka-transaction-timeout-ms " + k.transactionTimeoutMs()
                         + " is above the broker's transaction.max.timeout.ms " + max);
             }
-            TransactionalIdClaims.claim(client, admin, k.runRegistryTopic, prefix, runId);
+            TransactionalIdClaims.claim(client, admin, k.runRegistryTopic(), prefix, runId);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while claiming " + prefix, e);
@@ -52,8 +52,8 @@ public final class KafkaPreflight {
      * broker cannot be asked. An estimate for the progress line: compaction and transaction
      * markers make it an upper bound, later starting offsets read less.
      */
-    public static long estimateRecords(KafkaOptions k) {
-        if (k.topics == null || k.topics.isEmpty()) {
+    public static long estimateRecords(KafkaSettings k) {
+        if (k.topics().isEmpty()) {
             return -1;
         }
         try (Admin admin = Admin.create(k.clientProperties())) {
@@ -61,7 +61,7 @@ public final class KafkaPreflight {
                     new java.util.HashMap<>();
             java.util.Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
                     new java.util.HashMap<>();
-            for (var d : admin.describeTopics(k.topics).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS).values()) {
+            for (var d : admin.describeTopics(k.topics()).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS).values()) {
                 for (var p : d.partitions()) {
                     var tp = new org.apache.kafka.common.TopicPartition(d.name(), p.partition());
                     earliest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest());

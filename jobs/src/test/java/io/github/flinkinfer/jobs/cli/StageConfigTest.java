@@ -40,7 +40,8 @@ class StageConfigTest {
         assertThat(out.formats()).containsExactly(OutputFormat.PARQUET);
         assertThat(out.indexName()).isEqualTo("embeddings");
         assertThat(out.vectorField()).isEqualTo("embedding");
-        assertThat(out.kafka()).isSameAs(o.kafka);
+        assertThat(out.kafka()).isEqualTo(o.kafka.settings());
+        assertThat(in.kafka()).isEqualTo(out.kafka());
 
         InferenceConfig config = o.inferenceConfig(o.runtimeOptions());
         assertThat(config.duplicates()).isEqualTo(DuplicatePolicy.KEEP_FIRST);

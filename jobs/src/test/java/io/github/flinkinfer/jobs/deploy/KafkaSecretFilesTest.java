@@ -68,7 +68,7 @@ class KafkaSecretFilesTest {
                 .map(a -> a.replace(MOUNT, mount.toString())).toList();
         RunOptions o = Jobs.options(args.subList(1, args.size()).toArray(String[]::new));
         o.validate();
-        return o.kafka.clientProperties();
+        return o.kafka.settings().clientProperties();
     }
 
     /** A directory as the kubelet writes a Secret volume: {@code ..data/<key>} and a link per key. */

@@ -19,10 +19,17 @@ class KafkaOptionsTest {
     void defaults() {
         RunOptions o = options("--kafka-topic", "a,b");
         o.validate();
-        assertThat(o.kafka.topics).containsExactly("a", "b");
-        assertThat(o.kafka.exactlyOnce()).isTrue();
-        assertThat(o.kafka.transactionalIdPrefix("r1")).isEqualTo("flink-inference-r1");
-        assertThat(o.kafka.transactionTimeoutMs).isLessThan(900_000);
+        KafkaSettings k = o.kafka.settings();
+        assertThat(k.topics()).containsExactly("a", "b");
+        assertThat(k.readsKafka()).isTrue();
+        assertThat(k.writesKafka()).isFalse();
+        assertThat(k.exactlyOnce()).isTrue();
+        assertThat(k.transactionalIdPrefix("r1")).isEqualTo("flink-inference-r1");
+        assertThat(k.transactionTimeoutMs()).isLessThan(900_000);
+        assertThat(k.groupId()).isEqualTo("flink-inference");
+        assertThat(k.startingOffsets()).isEqualTo("earliest");
+        assertThat(k.runRegistryTopic()).isEqualTo("_flink-inference-runs");
+        assertThat(k.properties()).isEmpty();
     }
 
     @Test

@@ -35,7 +35,7 @@ class KafkaTransactionalIdITCase extends ClusterTestBase {
         assertThat(Outputs.committed(tmp.resolve("second").resolve("embeddings"))).isEmpty();
         assertThat(KAFKA.committedKeys("tx-embeddings")).hasSize(50);
         // The owning run may claim its prefix again (a restart from a savepoint).
-        KafkaPreflight.check(job("first", tmp.resolve("again")).kafka, "first");
+        KafkaPreflight.check(job("first", tmp.resolve("again")).kafka.settings(), "first");
     }
 
     @Test
@@ -52,7 +52,7 @@ class KafkaTransactionalIdITCase extends ClusterTestBase {
         }
         RunOptions o = job("mine", tmp.resolve("mine"));
         o.kafka.transactionalIdPrefix = "foreign";
-        assertThatThrownBy(() -> KafkaPreflight.check(o.kafka, "mine"))
+        assertThatThrownBy(() -> KafkaPreflight.check(o.kafka.settings(), "mine"))
                 .hasMessageContaining("already used on the broker");
     }
 
@@ -61,7 +61,7 @@ class KafkaTransactionalIdITCase extends ClusterTestBase {
         RunOptions o = job("slow", tmp.resolve("slow"));
         o.kafka.transactionalIdPrefix = "slow";
         o.kafka.transactionTimeoutMs = 3_600_000; // Flink's default; stock brokers allow 15 minutes
-        assertThatThrownBy(() -> KafkaPreflight.check(o.kafka, "slow"))
+        assertThatThrownBy(() -> KafkaPreflight.check(o.kafka.settings(), "slow"))
                 .hasMessageContaining("above the broker's transaction.max.timeout.ms 900000");
     }
 
