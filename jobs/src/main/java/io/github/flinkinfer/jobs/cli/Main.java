@@ -39,7 +39,7 @@ public final class Main implements Runnable {
         });
         int code = cli.execute(args);
         if (code == 0) {
-            if (io.github.flinkinfer.jobs.run.EmbeddedEnvironment.createdInThisJvm()) {
+            if (io.github.flinkinfer.jobs.run.EmbeddedEnvironment.InThisJvm.created()) {
                 // the report and the marker are written: exit now rather than wait (up to a
                 // second) for the embedded cluster's threads to wind down
                 System.exit(0);

@@ -37,8 +37,6 @@ import org.apache.flink.util.MathUtils;
 public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EmbeddedEnvironment.class);
 
-    private static volatile boolean created;
-
     private final Clusters clusters;
 
     /** When the early cluster started and became ready (epoch millis; ready ≤ 0 while starting). */
@@ -55,15 +53,22 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
 
     /**
      * Whether this JVM made an embedded environment: it is then the run's own process (the
-     * launcher's, {@code java -jar}), not one Flink owns, and may exit when the run is done.
+     * launcher's, {@code java -jar}), not one Flink owns, and may exit when the run is done. A
+     * class of its own, so asking (after {@code --help}, say) loads no Flink class.
      */
-    public static boolean createdInThisJvm() {
-        return created;
+    public static final class InThisJvm {
+        private static volatile boolean created;
+
+        private InThisJvm() {}
+
+        public static boolean created() {
+            return created;
+        }
     }
 
     /** A local environment as {@code createLocalEnvironment(configuration)} makes one. */
     public static EmbeddedEnvironment create(Configuration configuration) {
-        created = true;
+        InThisJvm.created = true;
         Configuration c = new Configuration(configuration);
         if (!c.contains(CoreOptions.DEFAULT_PARALLELISM)) {
             c.set(CoreOptions.DEFAULT_PARALLELISM, getDefaultLocalParallelism());

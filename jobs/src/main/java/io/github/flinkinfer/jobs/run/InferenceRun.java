@@ -17,8 +17,8 @@ import org.apache.flink.core.execution.DetachedJobExecutionResult;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The one lifecycle of every run, whatever its task: validate → verify model files → prepare the
- * output (rerun guard) → build → execute → clean up → summary and report → verdicts (error budget,
+ * The one lifecycle of every run, whatever its task: validate → prepare the output (rerun guard)
+ * → build → verify model files → execute → clean up → summary and report → verdicts (error budget,
  * quality gate, and with {@code --fail-on-missed-contract} a workload card's deadline and budget) →
  * success marker. It reads one immutable {@link RunSpec}, built once from the parsed options (with
  * {@code --workload} the card and its plan filled them as defaults); on the embedded cluster
@@ -79,8 +79,7 @@ public final class InferenceRun {
             if (embedded != null && model == null) {
                 ahead = PreparedSessions.prepare(card, spec.runtime(), parallelism);
             }
-            verifyModelFiles(card, ahead);
-            return run(task, spec, env, card, model);
+            return run(task, spec, env, card, model, ahead);
         } finally {
             if (ahead != null) {
                 ahead.close();
@@ -108,9 +107,12 @@ public final class InferenceRun {
         return card;
     }
 
-    /** Prepares the output, builds and runs the job, then summarizes and judges it. */
+    /**
+     * Prepares the output, builds the job, checks the model files (the sessions {@code ahead}, if
+     * any, check theirs meanwhile), runs the job, then summarizes and judges it.
+     */
     private static RunSummary run(InferenceTask task, RunSpec spec, StreamExecutionEnvironment env,
-            ModelCard card, ModelRuntimeFactory model) throws Exception {
+            ModelCard card, ModelRuntimeFactory model, PreparedSessions.Batch ahead) throws Exception {
         String runId = spec.runId();
         RunOutput out = RunOutput.of(spec.output().directory(), runId);
         refuseToRepublish(spec, out);
@@ -129,6 +131,7 @@ public final class InferenceRun {
         }
         InferencePipeline.build(env, spec,
                 model != null ? model : ModelRuntimeFactory.onnx(card, spec.runtime()), task);
+        verifyModelFiles(card, ahead); // before anything is written or submitted
         java.util.Map<String, Object> info = RunInfo.of(spec);
         out.write(out.runInfo(), RunInfo.toJson(info));
 
