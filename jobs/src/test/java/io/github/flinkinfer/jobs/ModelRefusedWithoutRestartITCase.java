@@ -21,8 +21,10 @@ import java.util.Map;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.scheduler.ExecutionGraphInfo;
 import org.apache.flink.runtime.scheduler.exceptionhistory.RootExceptionHistoryEntry;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,9 +39,13 @@ import org.junit.jupiter.api.Test;
 class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
     private static final ModelCard BUILT_IN = ModelCard.builtIn("all-minilm-l6-v2-q");
 
+    private Path models;
+
     @BeforeEach
-    void ownCaches() {
-        // fresh caches: an entry copied from the untampered file by another test would be a hit
+    void modelInAStoreAndFreshCaches() {
+        models = ModelDirectories.copyOfBuiltIn("all-minilm-l6-v2-q", tmp.resolve("mini-q"));
+        // the TaskManagers' caches, fresh (the MiniCluster's share this JVM's): an entry of the
+        // untampered file, as the copy above leaves in the default one, would be a hit
         System.setProperty(ModelFileCache.PROPERTY, tmp.resolve("model-cache").toString());
         System.setProperty(OptimizedGraphCache.PROPERTY, tmp.resolve("graph-cache").toString());
     }
@@ -51,8 +57,7 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
     }
 
     @Test
-    void aTamperedGraphFailsTheJobWithoutARestart() throws Exception {
-        Path models = ModelDirectories.copyOfBuiltIn("all-minilm-l6-v2-q", tmp.resolve("mini-q"));
+    void aTamperedGraphFailsTheJobWithoutARestart(@InjectMiniCluster MiniCluster cluster) throws Exception {
         byte[] changed = tamper(models.resolve("model.onnx"));
         Path out = tmp.resolve("out");
 
@@ -66,7 +71,7 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
                 .hasMessageContaining("but the file has " + ModelFiles.sha256(changed));
         assertThat(out.resolve("_SUCCESS-tampered")).doesNotExist();
 
-        ExecutionGraphInfo job = CLUSTER.getExecutionGraphInfo(failedJob("tampered")).get();
+        ExecutionGraphInfo job = cluster.getExecutionGraphInfo(failedJob(cluster, "tampered")).get();
         List<RootExceptionHistoryEntry> failures = new ArrayList<>();
         job.getExceptionHistory().forEach(failures::add);
         assertThat(failures).as("one failure: none was followed by a restart").singleElement()
@@ -84,7 +89,6 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
     /** Run as a user runs it, the refusal of the tokenizer is one {@code error:} line naming it. */
     @Test
     void theCommandLineNamesTheRefusedFileInOneLine() throws Exception {
-        Path models = ModelDirectories.copyOfBuiltIn("all-minilm-l6-v2-q", tmp.resolve("mini-q"));
         byte[] changed = tamper(models.resolve("tokenizer.json"));
         Path out = tmp.resolve("out");
 
@@ -111,9 +115,9 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
         return bytes;
     }
 
-    /** The id of this cluster's failed job of run {@code runId} (job name "embed <model> run <id>"). */
-    private static org.apache.flink.api.common.JobID failedJob(String runId) throws Exception {
-        List<JobStatusMessage> jobs = CLUSTER.listJobs().get().stream()
+    /** The id of the cluster's failed job of run {@code runId} (job name "embed <model> run <id>"). */
+    private static org.apache.flink.api.common.JobID failedJob(MiniCluster cluster, String runId) throws Exception {
+        List<JobStatusMessage> jobs = cluster.listJobs().get().stream()
                 .filter(j -> j.getJobName().endsWith(" run " + runId)).toList();
         assertThat(jobs).singleElement().extracting(JobStatusMessage::getJobState).isEqualTo(JobStatus.FAILED);
         return jobs.get(0).getJobId();
