@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.jobs.sql.SqlRunner;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Launcher;
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * times ({@code FlinkDefaults}): the card is in a store ({@code file://}), so the driver only
  * resolves it and each TaskManager copies and checks its files; one of them was changed after
  * the card was written. Flink's own record of the job shows one failure and no second attempt of
- * any task, and the driver reports the TaskManager's refusal naming the file and both hashes.
+ * any task, and the driver reports the TaskManager's refusal naming the file and both hashes (the
+ * embedding job, its command line, and a SQL script's ML_PREDICT).
  */
 class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
     private static final ModelCard BUILT_IN = ModelCard.builtIn("all-minilm-l6-v2-q");
@@ -105,6 +107,27 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
                         "but the file has " + ModelFiles.sha256(changed)));
         assertThat(r.stderr()).as("no stack trace").doesNotContain("\tat ", "Exception:");
         assertThat(out.resolve("_SUCCESS-cli")).doesNotExist();
+    }
+
+    /** The same refusal from ML_PREDICT's subtasks ends a SQL script as the driver's own would. */
+    @Test
+    void mlPredictEndsTheScriptWithTheRefusal() throws Exception {
+        tamper(models.resolve("model.onnx"));
+        Path input = Files.createDirectories(tmp.resolve("in"));
+        Corpus.writeJsonl(input.resolve("docs.jsonl"), Corpus.sample(5));
+        String script = String.join("\n",
+                "CREATE TABLE docs (id STRING, text STRING) WITH ('connector' = 'filesystem',",
+                "  'path' = '" + input + "', 'format' = 'json');",
+                "CREATE TABLE `out` (id STRING, embedding ARRAY<FLOAT>) WITH ('connector' = 'filesystem',",
+                "  'path' = '" + tmp.resolve("out") + "', 'format' = 'json');",
+                "CREATE MODEL mini INPUT (text STRING) OUTPUT (embedding ARRAY<FLOAT>)",
+                "  WITH ('provider' = 'onnx', 'model' = '" + models.resolve("card.json").toUri() + "');",
+                "INSERT INTO `out` SELECT id, embedding FROM ML_PREDICT(TABLE docs, MODEL mini, DESCRIPTOR(text));");
+
+        assertThatThrownBy(() -> SqlRunner.execute(SqlRunner.environment(2, Map.of()), script, System.out))
+                .isInstanceOf(ModelIntegrityException.class)
+                .hasMessageContaining(models.resolve("model.onnx").toString())
+                .hasMessageContaining("expected sha256 " + BUILT_IN.onnx.sha256());
     }
 
     /** Flips one byte of {@code file} in place; returns the new contents. */
