@@ -137,7 +137,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         // the chained tokenizer opens after this operator: its native library loads meanwhile
         TextTokenizer.preloadLibrary();
         long start = System.nanoTime();
-        runtime = factory.open(requested);
+        runtime = NonRecoverableLoadException.guard(() -> factory.open(requested));
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;
         BisectingRunner runner = new BisectingRunner(runtime);
         quality = QualitySampler.open(qualityGate, requested, subtask, task.getNumberOfParallelSubtasks(),

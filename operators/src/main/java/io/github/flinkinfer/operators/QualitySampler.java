@@ -38,7 +38,7 @@ final class QualitySampler implements AutoCloseable {
         for (QualitySample s : restored.subList(Math.min(1, restored.size()), restored.size())) {
             sample = sample.merge(s);
         }
-        return new QualitySampler(gate.reference().open(device), sample);
+        return new QualitySampler(NonRecoverableLoadException.guard(() -> gate.reference().open(device)), sample);
     }
 
     /**

@@ -45,7 +45,7 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
     @Override
     public void open(OpenContext openContext) {
         long start = System.nanoTime();
-        tokenizer = TextTokenizer.load(card, options);
+        tokenizer = NonRecoverableLoadException.guard(() -> TextTokenizer.load(card, options));
         long millis = (System.nanoTime() - start) / 1_000_000;
         int index = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         TokenizerLoads.put(card.id(), index, millis);

@@ -5,12 +5,14 @@ import io.github.flinkinfer.jobs.dataflow.InferenceTask;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.NonRecoverableLoadException;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFiles;
 import io.github.flinkinfer.runtime.PreparedSessions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.DetachedJobExecutionResult;
@@ -241,6 +243,12 @@ public final class InferenceRun {
             finished = result instanceof DetachedJobExecutionResult ? null : result;
             return result;
         } catch (Exception e) {
+            // a subtask's refused model file, device or card, rethrown as the driver's own checks
+            // throw it: the CLI prints its message (the file and both hashes) as one error: line
+            Optional<RuntimeException> load = NonRecoverableLoadException.originalIn(e);
+            if (load.isPresent()) {
+                throw load.get();
+            }
             ErrorBudgetExceededException budget = findCause(e, ErrorBudgetExceededException.class);
             if (budget == null) {
                 throw e;

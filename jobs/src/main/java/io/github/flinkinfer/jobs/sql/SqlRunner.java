@@ -1,9 +1,11 @@
 package io.github.flinkinfer.jobs.sql;
 
+import io.github.flinkinfer.operators.NonRecoverableLoadException;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.Configuration;
@@ -72,7 +74,16 @@ public final class SqlRunner {
             String head = statement.stripLeading().toUpperCase(Locale.ROOT);
             if (head.startsWith("INSERT") || head.startsWith("EXECUTE")) {
                 long start = System.nanoTime();
-                result.await();
+                try {
+                    result.await();
+                } catch (ExecutionException e) {
+                    // a subtask's refused model file, device or card, reported as the driver's own checks
+                    Optional<RuntimeException> load = NonRecoverableLoadException.originalIn(e);
+                    if (load.isPresent()) {
+                        throw load.get();
+                    }
+                    throw e;
+                }
                 inserts++;
                 out.printf("sql: %s finished in %.1f s%n", firstLine(statement),
                         (System.nanoTime() - start) / 1e9);

@@ -5,6 +5,7 @@ import io.github.flinkinfer.operators.DevicePlacement;
 import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.NonRecoverableLoadException;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
@@ -56,8 +57,8 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
         Device device = DevicePlacement.place(factory.options().device(),
                 context.getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
         long start = System.nanoTime();
-        tokenizer = TextTokenizer.load(factory.card(), factory.options());
-        runtime = factory.open(device);
+        tokenizer = NonRecoverableLoadException.guard(() -> TextTokenizer.load(factory.card(), factory.options()));
+        runtime = NonRecoverableLoadException.guard(() -> factory.open(device));
         LOG.info("ML_PREDICT subtask {} loaded {} on {} in {} ms ({}, capacity {})", subtask,
                 runtime.card().id(), runtime.device(), (System.nanoTime() - start) / 1_000_000,
                 batching, capacity);
