@@ -166,6 +166,16 @@ class RunLifecycleITCase extends ClusterTestBase {
         String manifest = Files.readString(out.resolve("_SUCCESS-t"));
         assertThat(manifest).contains("\"committer\" : \"driver\"")
                 .contains("read " + CORPUS.size() + " = succeeded " + CORPUS.size());
+        // each committed Parquet file with its rows, from its footer: together every result once
+        com.fasterxml.jackson.databind.JsonNode embeddings =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(manifest).path("files").path("embeddings");
+        assertThat(embeddings).hasSize(again.subtasks);
+        long rows = 0;
+        for (com.fasterxml.jackson.databind.JsonNode file : embeddings) {
+            assertThat(file.path("rows").isIntegralNumber()).as(file.toString()).isTrue();
+            rows += file.path("rows").asLong();
+        }
+        assertThat(rows).isEqualTo(again.succeeded);
     }
 
     @Test

@@ -192,6 +192,11 @@ public final class RunOutput {
         return fs().exists(file);
     }
 
+    /** Opens one of the output's files for reading (a footer, a ledger). */
+    public FSDataInputStream open(Path file) throws IOException {
+        return fs().open(file);
+    }
+
     public String read(Path file) throws IOException {
         try (FSDataInputStream in = fs().open(file)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
