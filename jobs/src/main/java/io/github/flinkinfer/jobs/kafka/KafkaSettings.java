@@ -86,13 +86,11 @@ public record KafkaSettings(
     /** Every component, with the values of secret-looking properties redacted. */
     @Override
     public String toString() {
-        Map<String, String> shown = new LinkedHashMap<>();
-        properties.forEach((k, v) -> shown.put(k, Secrets.isSecret(k) ? Secrets.REDACTED : v));
         return "KafkaSettings[bootstrapServers=" + bootstrapServers + ", topics=" + topics
                 + ", topicPattern=" + topicPattern + ", startingOffsets=" + startingOffsets
                 + ", groupId=" + groupId + ", outputTopic=" + outputTopic + ", errorsTopic=" + errorsTopic
                 + ", deliveryGuarantee=" + deliveryGuarantee + ", transactionalIdPrefix=" + transactionalIdPrefix
                 + ", transactionTimeoutMs=" + transactionTimeoutMs + ", runRegistryTopic=" + runRegistryTopic
-                + ", properties=" + shown + "]";
+                + ", properties=" + Secrets.redact(properties) + "]";
     }
 }

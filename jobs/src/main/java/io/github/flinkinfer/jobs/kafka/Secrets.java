@@ -2,7 +2,6 @@ package io.github.flinkinfer.jobs.kafka;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 
 /** Redacts secret-looking client properties (passwords, JAAS configs, keys, tokens) before logging. */
@@ -23,10 +22,13 @@ public final class Secrets {
         return k.endsWith(".key") || k.endsWith(".keystore.key");
     }
 
-    /** A sorted copy of {@code props} that is safe to log. */
-    public static Map<String, String> redact(Properties props) {
+    /** A sorted copy of {@code props} (client properties, or the options' map) that is safe to log. */
+    public static Map<String, String> redact(Map<?, ?> props) {
         Map<String, String> out = new TreeMap<>();
-        props.stringPropertyNames().forEach(k -> out.put(k, isSecret(k) ? REDACTED : props.getProperty(k)));
+        props.forEach((k, v) -> {
+            String key = String.valueOf(k);
+            out.put(key, isSecret(key) ? REDACTED : String.valueOf(v));
+        });
         return out;
     }
 }
