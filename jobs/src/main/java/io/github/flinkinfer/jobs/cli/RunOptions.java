@@ -313,7 +313,7 @@ public class RunOptions implements RunSpec.Source {
         KafkaSettings kafkaSettings = kafka.settings();
         return new RunSpec(command, id, model, card, runtime, inputConfig(kafkaSettings),
                 outputConfig(id, kafkaSettings),
-                inferenceConfig(runtime, mode != RuntimeExecutionMode.STREAMING), errorBudget(),
+                inferenceConfig(runtime, mode != RuntimeExecutionMode.STREAMING, kafkaSettings), errorBudget(),
                 new RunSpec.Execution(mode, parallelism, tokenizeParallelism, checkpointIntervalMillis,
                         progressSeconds, overwrite),
                 new RunSpec.QualityVerdict(quality.floor, quality.meanFloor, quality.referenceFor(model)),
@@ -415,11 +415,11 @@ public class RunOptions implements RunSpec.Source {
      * the run's model runtime settings, which the quality gate's reference model runs with.
      */
     public InferenceConfig inferenceConfig(RuntimeOptions runtime) {
-        return inferenceConfig(runtime, isBatchMode());
+        return inferenceConfig(runtime, isBatchMode(), kafka.settings());
     }
 
-    private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode) {
-        return new InferenceConfig(duplicates, batchMode, overlong, index.chunking(),
+    private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode, KafkaSettings kafkaSettings) {
+        return new InferenceConfig(duplicates, batchMode, batchMode && !kafkaSettings.writesKafka(), overlong, index.chunking(),
                 index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
                 quality.gate(runtime, model), overlap, tokenizeParallelism);
     }

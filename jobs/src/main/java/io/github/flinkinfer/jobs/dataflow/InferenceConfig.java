@@ -19,6 +19,9 @@ import io.github.flinkinfer.operators.metrics.CostModel;
  *
  * @param duplicates what happens to a second record with an id already seen
  * @param batchMode BATCH runtime mode (dedupe state needs no expiry); false in STREAMING
+ * @param pipelinedToInference BATCH: the documents may reach inference over a pipelined exchange
+ *     (Flink's default scheduler; {@link KeepFirstAfterInference}); false when the job writes to
+ *     Kafka, whose sinks that path does not support yet (docs/errors.md)
  * @param overlong inputs longer than the max length: truncated or errors
  * @param chunking token windows at tokenization, and doc-level pooling after inference
  * @param previousOutput output directory of an earlier run to reuse; null = infer everything
@@ -33,6 +36,7 @@ import io.github.flinkinfer.operators.metrics.CostModel;
 public record InferenceConfig(
         DuplicatePolicy duplicates,
         boolean batchMode,
+        boolean pipelinedToInference,
         OverlongPolicy overlong,
         Chunking chunking,
         String previousOutput,

@@ -134,7 +134,7 @@ public final class InferencePipeline {
             StageParallelism.ofTokenize(deduped, config); // chained with tokenize
             errors.add(deduped.getSideOutput(Outputs.ERRORS));
             unique = deduped;
-        } else if (config.batchMode() && config.tokenizeParallelism() == 0) { // ALLOW: nothing to wait for
+        } else if (config.pipelinedToInference() && config.tokenizeParallelism() == 0) { // ALLOW: nothing to wait for
             unique = KeepFirstAfterInference.pipelinedRebalance(docs);
         } else {
             unique = docs.rebalance();

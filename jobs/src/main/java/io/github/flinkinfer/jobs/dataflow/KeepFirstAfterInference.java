@@ -31,7 +31,7 @@ final class KeepFirstAfterInference {
 
     /** Whether the run dedupes after inference. */
     static boolean applies(InferenceConfig config) {
-        return config.duplicates() == DuplicatePolicy.KEEP_FIRST && config.batchMode()
+        return config.duplicates() == DuplicatePolicy.KEEP_FIRST && config.pipelinedToInference()
                 && !config.incremental() && !config.chunking().enabled() && config.tokenizeParallelism() == 0;
     }
 

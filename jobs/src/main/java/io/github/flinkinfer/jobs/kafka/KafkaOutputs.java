@@ -4,9 +4,6 @@ import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import java.util.Properties;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -36,7 +33,9 @@ public final class KafkaOutputs {
             SerializableFunction<T, String> key) {
         String topic = out.kafka().outputTopic();
         if (topic != null) {
-            sinkTo(rows, sink(out, what, new KeyedJsonSerializer<>(topic, key)), "write-" + what + "-kafka");
+            rows.sinkTo(sink(out, what, new KeyedJsonSerializer<>(topic, key)))
+                    .name("write-" + what + "-kafka")
+                    .uid("write-" + what + "-kafka");
         }
     }
 
@@ -44,16 +43,10 @@ public final class KafkaOutputs {
         String topic = out.kafka().errorsTopic();
         if (topic != null) {
             SerializableFunction<ErrorRecord, String> key = e -> e.id;
-            sinkTo(errors, sink(out, "errors", new KeyedJsonSerializer<>(topic, key)), "write-errors-kafka");
+            errors.sinkTo(sink(out, "errors", new KeyedJsonSerializer<>(topic, key)))
+                    .name("write-errors-kafka")
+                    .uid("write-errors-kafka");
         }
-    }
-
-    /** BATCH jobs write through {@link BatchKafkaSink}: the same sink without the co-location BATCH cannot place. */
-    private static <T> void sinkTo(DataStream<T> rows, KafkaSink<T> sink, String name) {
-        boolean batch = rows.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
-                == RuntimeExecutionMode.BATCH;
-        Sink<T> placed = batch ? new BatchKafkaSink<>(sink) : sink;
-        rows.sinkTo(placed).name(name).uid(name);
     }
 
     private static <T> KafkaSink<T> sink(OutputConfig out, String what, KeyedJsonSerializer<T> ser) {

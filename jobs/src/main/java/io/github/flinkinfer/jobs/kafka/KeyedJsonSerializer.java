@@ -7,12 +7,7 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.util.function.SerializableFunction;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-/**
- * Writes a record as a JSON value (public fields, as in the JSONL outputs) keyed by its id, with
- * no timestamp of its own: the producer stamps it when it is sent. Flink's element timestamp is
- * not a record time here, and rows emitted when a key ends in BATCH carry the end of input
- * ({@code Long.MAX_VALUE}), which a broker rejects ({@code InvalidTimestampException}).
- */
+/** Writes a record as a JSON value (public fields, as in the JSONL outputs) keyed by its id. */
 final class KeyedJsonSerializer<T> implements KafkaRecordSerializationSchema<T> {
     private static final long serialVersionUID = 1L;
     private final String topic;
@@ -25,13 +20,13 @@ final class KeyedJsonSerializer<T> implements KafkaRecordSerializationSchema<T> 
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(T element, KafkaSinkContext context, Long flinkTimestamp) {
+    public ProducerRecord<byte[], byte[]> serialize(T element, KafkaSinkContext context, Long timestamp) {
         if (writer == null) {
             writer = new ObjectMapper().writer();
         }
         String id = key.apply(element);
         try {
-            return new ProducerRecord<>(topic, null, null,
+            return new ProducerRecord<>(topic, null, timestamp,
                     id == null ? null : id.getBytes(StandardCharsets.UTF_8), writer.writeValueAsBytes(element));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize " + element, e);
