@@ -60,7 +60,11 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    /** Sends the values (null key) and waits until all are acknowledged. */
+    /**
+     * Sends the values (null key) round-robin over the topic's partitions, so every partition
+     * gets its share (the producer's sticky partitioner may put a quick burst on one), and waits
+     * until all are acknowledged.
+     */
     public void produce(String topic, List<String> values) {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrapServers());
@@ -68,8 +72,11 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
         p.put("linger.ms", "5");
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String v : values) {
-                producer.send(new ProducerRecord<>(topic, v == null ? null : v.getBytes(StandardCharsets.UTF_8)));
+            int partitions = producer.partitionsFor(topic).size();
+            for (int i = 0; i < values.size(); i++) {
+                String v = values.get(i);
+                producer.send(new ProducerRecord<>(topic, i % partitions, null,
+                        v == null ? null : v.getBytes(StandardCharsets.UTF_8)));
             }
             producer.flush();
         }
