@@ -321,7 +321,7 @@ public final class Contender {
         long firstReady = Long.MAX_VALUE;
         long lastEnd = 0;
         try (var files = Files.list(out.resolve("metrics"))) {
-            for (Path f : files.toList()) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("part-")).toList()) {
                 for (String line : Files.readAllLines(f)) {
                     BatchMetrics m = BatchMetricsReader.parse(line);
                     int rows = m.items;

@@ -129,6 +129,20 @@ class RunLifecycleITCase extends ClusterTestBase {
         embed(ok.toString(), "d", "--quality-sample", "10", "--quality-floor", "0.99");
         Files.delete(ok.resolve("_SUCCESS-d")); // as after flink run --detached: no driver to write it
         Files.delete(ok.resolve("report-d.json"));
+        assertThat(Files.readString(ok.resolve("run-info-d.json"))).as("the file outputs whose receipts count")
+                .contains("\"write-embeddings-parquet\"").contains("\"write-metrics\"").contains("\"write-errors\"");
+        List<Path> receipts;
+        try (Stream<Path> files = Files.list(ok.resolve("embeddings"))) {
+            receipts = files.filter(p -> p.getFileName().toString().startsWith("_committed-d.write-embeddings-parquet-"))
+                    .sorted().toList();
+        }
+        assertThat(receipts).as("one per committer subtask").hasSizeGreaterThanOrEqualTo(1)
+                .allSatisfy(r -> assertThat(r.getFileName().toString()).endsWith("-of-" + receipts.size()));
+        Path aside = tmp.resolve("receipt-aside");
+        Files.move(receipts.get(0), aside); // as on an object store while that committer still commits
+        assertThat(report(ok, "d", "--mark-success")).as("not committed yet").isNotZero();
+        assertThat(ok.resolve("_SUCCESS-d")).doesNotExist();
+        Files.move(aside, receipts.get(0));
         assertThat(report(ok, "d", "--mark-success")).isZero();
         assertThat(ok.resolve("report-d.json")).exists();
         assertThat(Files.readString(ok.resolve("_SUCCESS-d"))).as("the manifest, by report")

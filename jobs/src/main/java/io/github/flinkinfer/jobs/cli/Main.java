@@ -40,8 +40,10 @@ public final class Main implements Runnable {
         int code = cli.execute(args);
         if (code == 0) {
             if (io.github.flinkinfer.jobs.run.EmbeddedEnvironment.InThisJvm.created()) {
-                // the report and the marker are written: exit now rather than wait (up to a
-                // second) for the embedded cluster's threads to wind down
+                // the report and the marker are written: exit once the cluster has shut down
+                // rather than wait (up to a second) for its threads to wind down
+                io.github.flinkinfer.jobs.run.EmbeddedEnvironment.InThisJvm.awaitClusterShutdown(
+                        java.time.Duration.ofSeconds(5));
                 System.exit(0);
             }
             return;

@@ -13,7 +13,8 @@ import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.
 
 /**
  * Writes a run's outputs with {@link FileSink} (exactly-once: files are committed at the end of a
- * BATCH job or on checkpoints in STREAMING mode; in-progress files are hidden):
+ * BATCH job or on checkpoints in STREAMING mode; in-progress files are hidden; each committer
+ * subtask leaves a receipt when it is done, {@link CommitReceipts}):
  * {@code embeddings/} (Parquet and/or JSONL), {@code metrics/} and {@code errors/} (JSONL), all
  * named {@code part-<run-id>-...}; the index formats are {@code IndexOutputs}', which uses this. {@link #write} is the one way every task and index format
  * adds a part-file output.
@@ -48,8 +49,9 @@ public final class FileOutputs {
 
     /** A run's own records (metrics, errors, skipped) as JSONL in {@code dir}, sink {@code write-<dir>}. */
     public static <T> void writeRecords(DataStream<T> records, OutputConfig out, String dir) {
-        sink(records, FileSink.forRowFormat(new Path(out.directory(), dir), new JsonLinesEncoder<T>()),
-                out.runId(), ".jsonl", "write-" + dir);
+        Path path = new Path(out.directory(), dir);
+        sink(records, path, FileSink.forRowFormat(path, new JsonLinesEncoder<T>()), out.runId(), ".jsonl",
+                "write-" + dir);
     }
 
     /**
@@ -58,29 +60,34 @@ public final class FileOutputs {
      */
     public static <T> void write(DataStream<T> rows, OutputConfig out, String dir, OutputFormat format,
             Encoder<T> encoder) {
-        sink(rows, FileSink.forRowFormat(new Path(out.directory(), dir), encoder), out.runId(),
-                format.suffix(), "write-" + dir + "-" + format.id());
+        Path path = new Path(out.directory(), dir);
+        sink(rows, path, FileSink.forRowFormat(path, encoder), out.runId(), format.suffix(),
+                "write-" + dir + "-" + format.id());
     }
 
     /** Same, for a bulk format (Parquet, CSV with a header): one file per checkpoint or end. */
     public static <T> void write(DataStream<T> rows, OutputConfig out, String dir, OutputFormat format,
             BulkWriter.Factory<T> writer) {
-        sink(rows, FileSink.forBulkFormat(new Path(out.directory(), dir), writer), out.runId(),
-                format.suffix(), "write-" + dir + "-" + format.id());
+        Path path = new Path(out.directory(), dir);
+        sink(rows, path, FileSink.forBulkFormat(path, writer), out.runId(), format.suffix(),
+                "write-" + dir + "-" + format.id());
     }
 
-    private static <T> void sink(DataStream<T> rows, FileSink.DefaultRowFormatBuilder<T> builder,
+    private static <T> void sink(DataStream<T> rows, Path dir, FileSink.DefaultRowFormatBuilder<T> builder,
             String runId, String suffix, String name) {
-        rows.sinkTo(builder.withBucketAssigner(new BasePathBucketAssigner<>())
-                        .withOutputFileConfig(partNames(runId, suffix)).build())
-                .name(name).uid(name);
+        sink(rows, dir, builder.withBucketAssigner(new BasePathBucketAssigner<>())
+                .withOutputFileConfig(partNames(runId, suffix)).build(), runId, name);
     }
 
-    private static <T> void sink(DataStream<T> rows, FileSink.DefaultBulkFormatBuilder<T> builder,
+    private static <T> void sink(DataStream<T> rows, Path dir, FileSink.DefaultBulkFormatBuilder<T> builder,
             String runId, String suffix, String name) {
-        rows.sinkTo(builder.withBucketAssigner(new BasePathBucketAssigner<>())
-                        .withOutputFileConfig(partNames(runId, suffix)).build())
-                .name(name).uid(name);
+        sink(rows, dir, builder.withBucketAssigner(new BasePathBucketAssigner<>())
+                .withOutputFileConfig(partNames(runId, suffix)).build(), runId, name);
+    }
+
+    /** The one sink chain of every file output: the FileSink, with its commit receipts. */
+    private static <T> void sink(DataStream<T> rows, Path dir, FileSink<T> files, String runId, String name) {
+        rows.sinkTo(CommitReceipts.around(files, dir, runId, name)).name(name).uid(name);
     }
 
     private static OutputFileConfig partNames(String runId, String suffix) {

@@ -34,9 +34,9 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--mark-success",
             description = "Write _SUCCESS-<run-id> (the run's manifest) when the run's job wrote its"
-                    + " ledger (it writes it only at its end), the accounting reconciles, the verdicts"
-                    + " pass and no in-progress files remain (for runs submitted with flink run"
-                    + " --detached).")
+                    + " ledger (it writes it only at its end), every file output's committers left"
+                    + " their receipts, the accounting reconciles, the verdicts pass and no in-progress"
+                    + " files remain (for runs submitted with flink run --detached).")
     boolean markSuccess;
 
     /** {@code --push-gateway URL}: push the run's numbers with the outcome judged here. */
@@ -74,8 +74,32 @@ public final class ReportCommand implements Callable<Integer> {
                         + " killed. Mark it only after `flink list` shows it FINISHED; then these files"
                         + " are abandoned and may be deleted");
             }
+            refuseUncommitted(report, out);
             InferenceRun.commit(report, out, null, "report --mark-success");
             System.out.println("  marked: " + out.successMarker());
+        }
+    }
+
+    /**
+     * Refuses a run whose file outputs are not all committed yet: on an object store the job's
+     * ledger can be there while its committers still commit, and uncommitted files are invisible.
+     */
+    private void refuseUncommitted(RunSummary report, RunOutput out) throws java.io.IOException {
+        JsonNode sinks = report.runInfo == null ? null : report.runInfo.get("fileSinks");
+        if (sinks == null || !sinks.isArray()) {
+            return; // a run info of an older version: no receipts were written
+        }
+        java.util.List<io.github.flinkinfer.jobs.io.CommitReceipts.FileSinkRef> refs = new java.util.ArrayList<>();
+        for (JsonNode s : sinks) {
+            refs.add(new io.github.flinkinfer.jobs.io.CommitReceipts.FileSinkRef(
+                    s.path("name").asText(), s.path("directory").asText()));
+        }
+        java.util.List<String> missing = io.github.flinkinfer.jobs.io.CommitReceipts.missing(out.root(), runId, refs);
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("Run '" + runId + "' under " + output + " is not committed yet: "
+                    + String.join("; ", missing) + ". The job is still committing, or it failed after"
+                    + " writing its ledger; mark it once `flink list` shows it FINISHED and its receipts"
+                    + " (_committed-" + runId + ".*) are there");
         }
     }
 }

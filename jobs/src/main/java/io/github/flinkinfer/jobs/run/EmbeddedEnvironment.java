@@ -58,11 +58,33 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
      */
     public static final class InThisJvm {
         private static volatile boolean created;
+        /** The cluster last handed to a job, to be waited for at exit. */
+        private static volatile MiniCluster taken;
 
         private InThisJvm() {}
 
         public static boolean created() {
             return created;
+        }
+
+        /**
+         * Waits up to {@code timeout} for the cluster of this JVM's last job to shut down (Flink
+         * closes it when the job ends, asynchronously). Exiting the JVM in the middle of that
+         * shutdown lets the RPC system's JVM hook run after its class loader was closed, which
+         * prints a {@code NoClassDefFoundError}; a cluster that takes longer is left to the exit.
+         */
+        public static void awaitClusterShutdown(java.time.Duration timeout) {
+            MiniCluster cluster = taken;
+            if (cluster == null) {
+                return;
+            }
+            try {
+                cluster.closeAsync().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                LOG.debug("The embedded cluster did not shut down cleanly in {}", timeout, e);
+            }
         }
     }
 
@@ -152,6 +174,12 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
 
         /** The cluster for a job: the early one if it fits, else a new one (Flink starts it). */
         synchronized MiniCluster clusterFor(MiniClusterConfiguration wanted) {
+            MiniCluster cluster = pick(wanted);
+            InThisJvm.taken = cluster;
+            return cluster;
+        }
+
+        private MiniCluster pick(MiniClusterConfiguration wanted) {
             if (early != null && early.fits(wanted)) {
                 return settle(true);
             }

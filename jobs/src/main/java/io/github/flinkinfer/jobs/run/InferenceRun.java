@@ -134,7 +134,8 @@ public final class InferenceRun {
         InferencePipeline.build(env, spec,
                 model != null ? model : ModelRuntimeFactory.onnx(card, spec.runtime()), task);
         verifyModelFiles(card, ahead); // before anything is written or submitted
-        java.util.Map<String, Object> info = RunInfo.of(spec);
+        java.util.Map<String, Object> info = RunInfo.of(spec,
+                io.github.flinkinfer.jobs.io.CommitReceipts.sinks(env));
         out.write(out.runInfo(), RunInfo.toJson(info));
 
         JobExecutionResult result = executeWithProgress(env, spec, out,

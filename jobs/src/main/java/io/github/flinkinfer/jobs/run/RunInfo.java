@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.run;
 import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.flinkinfer.jobs.io.CommitReceipts;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -18,7 +19,11 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
 public final class RunInfo {
     private RunInfo() {}
 
-    static Map<String, Object> of(RunSpec spec) {
+    /**
+     * The run info of {@code spec}; {@code fileSinks} are the job's file outputs, whose commit
+     * receipts {@code report --mark-success} waits for.
+     */
+    static Map<String, Object> of(RunSpec spec, java.util.List<CommitReceipts.FileSinkRef> fileSinks) {
         ModelCard card = spec.card();
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("runId", spec.runId());
@@ -47,6 +52,7 @@ public final class RunInfo {
         if (spec.workload() != null) {
             info.put("workload", spec.workload());
         }
+        info.put("fileSinks", fileSinks);
         return info;
     }
 

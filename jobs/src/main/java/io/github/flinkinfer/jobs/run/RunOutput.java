@@ -162,14 +162,19 @@ public final class RunOutput {
         return found;
     }
 
-    /** Every file of this run: part files one level down, and the driver's files at the top. */
+    /**
+     * Every file of this run: part files and commit receipts one level down, and the driver's
+     * files at the top.
+     */
     public List<Path> files() throws IOException {
         List<Path> found = new ArrayList<>();
         for (FileStatus s : list(root)) {
             String name = s.getPath().getName();
             if (s.isDir()) {
                 for (FileStatus f : list(s.getPath())) {
-                    if (!f.isDir() && partFile.matcher(f.getPath().getName()).matches()) {
+                    String file = f.getPath().getName();
+                    if (!f.isDir() && (partFile.matcher(file).matches()
+                            || io.github.flinkinfer.jobs.io.CommitReceipts.isReceipt(file, runId))) {
                         found.add(f.getPath());
                     }
                 }

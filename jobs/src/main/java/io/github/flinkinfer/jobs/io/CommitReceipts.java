@@ -1,0 +1,260 @@
+package io.github.flinkinfer.jobs.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.SupportsConcurrentExecutionAttempts;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.connector.file.sink.FileSinkCommittable;
+import org.apache.flink.connector.file.sink.writer.FileWriterBucketState;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.transformations.SinkTransformation;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * Proof that a file output's committer finished: each committer subtask of a run's {@link
+ * FileSink} leaves {@code <dir>/_committed-<run-id>.<sink>-<i>-of-<n>} once it has committed
+ * everything (BATCH: after its end-of-input commit; STREAMING: after the commit of the final
+ * checkpoint). On an object store a committed file simply appears and an uncommitted one is
+ * invisible, so a listing cannot tell a finished job from one still committing; the receipts can.
+ * {@code report --mark-success} refuses a run while any receipt of the sinks its run info names is
+ * missing. Names start with {@code _}, which Parquet, Spark, DuckDB and pandas readers skip.
+ */
+public final class CommitReceipts {
+    private static final String PREFIX = "_committed-";
+
+    private CommitReceipts() {}
+
+    /** One file output of a run: its sink's name and directory (relative to the output). */
+    public record FileSinkRef(String name, String directory) {}
+
+    /** {@code files} leaving receipts under {@code dir} for run {@code runId}, sink {@code name}. */
+    static <T> Sink<T> around(FileSink<T> files, Path dir, String runId, String name) {
+        return new Receipted<>(files, new Path(dir, PREFIX + runId + "." + name).toString(), name);
+    }
+
+    /** The run's file outputs in {@code env} (each leaves receipts), for the run info. */
+    public static List<FileSinkRef> sinks(StreamExecutionEnvironment env) {
+        List<FileSinkRef> out = new ArrayList<>();
+        for (Transformation<?> t : env.getTransformations()) {
+            if (t instanceof SinkTransformation<?, ?> s && s.getSink() instanceof Receipted<?> r) {
+                Path prefix = new Path(r.receiptPrefix);
+                out.add(new FileSinkRef(r.name, prefix.getParent().getName()));
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code fileName} is a receipt of run {@code runId} (for its clean-up). */
+    public static boolean isReceipt(String fileName, String runId) {
+        return receiptPattern(runId).matcher(fileName).matches();
+    }
+
+    private static Pattern receiptPattern(String runId) {
+        return Pattern.compile(Pattern.quote(PREFIX + runId + ".") + "([a-z0-9-]+?)-(\\d+)-of-(\\d+)");
+    }
+
+    /**
+     * What keeps the file outputs {@code sinks} of run {@code runId} under {@code root} from
+     * counting as committed: one line per sink with receipts missing; empty when all are there.
+     */
+    public static List<String> missing(Path root, String runId, Collection<FileSinkRef> sinks) throws IOException {
+        FileSystem fs = root.getFileSystem();
+        Pattern pattern = receiptPattern(runId);
+        List<String> problems = new ArrayList<>();
+        Map<String, List<FileSinkRef>> byDir = new TreeMap<>();
+        for (FileSinkRef s : sinks) {
+            byDir.computeIfAbsent(s.directory(), d -> new ArrayList<>()).add(s);
+        }
+        for (Map.Entry<String, List<FileSinkRef>> dir : byDir.entrySet()) {
+            Path path = new Path(root, dir.getKey());
+            FileStatus[] listed = fs.exists(path) ? fs.listStatus(path) : null;
+            Map<String, TreeSet<Integer>> seen = new TreeMap<>();
+            Map<String, Integer> of = new TreeMap<>();
+            for (FileStatus f : listed == null ? new FileStatus[0] : listed) {
+                Matcher m = pattern.matcher(f.getPath().getName());
+                if (m.matches()) {
+                    seen.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(Integer.parseInt(m.group(2)));
+                    of.put(m.group(1), Integer.parseInt(m.group(3)));
+                }
+            }
+            for (FileSinkRef s : dir.getValue()) {
+                TreeSet<Integer> got = seen.getOrDefault(s.name(), new TreeSet<>());
+                Integer n = of.get(s.name());
+                if (n == null) {
+                    problems.add(s.name() + " (" + s.directory() + "/): no committer subtask has finished");
+                } else if (got.size() < n) {
+                    problems.add(s.name() + " (" + s.directory() + "/): " + got.size() + " of " + n
+                            + " committer subtasks have finished");
+                }
+            }
+        }
+        return problems;
+    }
+
+    /** {@link FileSink} as it is, plus the receipts in its post-commit topology. */
+    private static final class Receipted<T> implements Sink<T>, SupportsWriterState<T, FileWriterBucketState>,
+            SupportsWriterState.WithCompatibleState, SupportsCommitter<FileSinkCommittable>,
+            SupportsPreCommitTopology<FileSinkCommittable, FileSinkCommittable>,
+            SupportsPostCommitTopology<FileSinkCommittable>, SupportsConcurrentExecutionAttempts {
+        private static final long serialVersionUID = 1L;
+
+        private final FileSink<T> files;
+        private final String receiptPrefix;
+        private final String name;
+
+        Receipted(FileSink<T> files, String receiptPrefix, String name) {
+            this.files = files;
+            this.receiptPrefix = receiptPrefix;
+            this.name = name;
+        }
+
+        @Override
+        public SinkWriter<T> createWriter(WriterInitContext context) throws IOException {
+            return files.createWriter(context);
+        }
+
+        @Override
+        public StatefulSinkWriter<T, FileWriterBucketState> restoreWriter(WriterInitContext context,
+                Collection<FileWriterBucketState> states) throws IOException {
+            return files.restoreWriter(context, states);
+        }
+
+        @Override
+        public SimpleVersionedSerializer<FileWriterBucketState> getWriterStateSerializer() {
+            return files.getWriterStateSerializer();
+        }
+
+        @Override
+        public Collection<String> getCompatibleWriterStateNames() {
+            return files.getCompatibleWriterStateNames();
+        }
+
+        @Override
+        public Committer<FileSinkCommittable> createCommitter(CommitterInitContext context) throws IOException {
+            return files.createCommitter(context);
+        }
+
+        @Override
+        public SimpleVersionedSerializer<FileSinkCommittable> getCommittableSerializer() {
+            return files.getCommittableSerializer();
+        }
+
+        @Override
+        public DataStream<CommittableMessage<FileSinkCommittable>> addPreCommitTopology(
+                DataStream<CommittableMessage<FileSinkCommittable>> committables) {
+            return files.addPreCommitTopology(committables);
+        }
+
+        @Override
+        public SimpleVersionedSerializer<FileSinkCommittable> getWriteResultSerializer() {
+            return files.getWriteResultSerializer();
+        }
+
+        @Override
+        public void addPostCommitTopology(DataStream<CommittableMessage<FileSinkCommittable>> committed) {
+            StreamExecutionEnvironment env = committed.getExecutionEnvironment();
+            // as the committer decides when it commits the rest: at end of input, or on the final checkpoint
+            boolean onCheckpoints = env.getCheckpointConfig().isCheckpointingEnabled()
+                    && env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) != RuntimeExecutionMode.BATCH;
+            committed.transform(name + ": receipts", TypeInformation.of(Void.class),
+                            new ReceiptWriter<FileSinkCommittable>(receiptPrefix, name, onCheckpoints))
+                    .uid(name + "-receipts")
+                    .setParallelism(committed.getParallelism());
+        }
+    }
+
+    /**
+     * Writes one receipt per subtask once the committer before it is done: at {@code finish()}
+     * without checkpointing (the committer commits at its end of input, which comes first);
+     * with checkpointing, at {@code close()} after a checkpoint completed past {@code finish()},
+     * the final checkpoint whose notification makes the committer commit the rest.
+     */
+    static final class ReceiptWriter<C> extends AbstractStreamOperator<Void>
+            implements OneInputStreamOperator<CommittableMessage<C>, Void> {
+        private static final long serialVersionUID = 1L;
+
+        private final String receiptPrefix;
+        private final String sink;
+        private final boolean onCheckpoints;
+        private transient boolean finished;
+        private transient boolean checkpointAfterFinish;
+
+        ReceiptWriter(String receiptPrefix, String sink, boolean onCheckpoints) {
+            this.receiptPrefix = receiptPrefix;
+            this.sink = sink;
+            this.onCheckpoints = onCheckpoints;
+        }
+
+        @Override
+        public void processElement(StreamRecord<CommittableMessage<C>> element) {
+            // the committed committables themselves: the receipt says only that all are in
+        }
+
+        @Override
+        public void finish() throws Exception {
+            super.finish();
+            finished = true;
+            if (!onCheckpoints) {
+                write();
+            }
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) throws Exception {
+            super.notifyCheckpointComplete(checkpointId);
+            if (finished) {
+                checkpointAfterFinish = true;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (checkpointAfterFinish) {
+                write();
+            }
+            super.close();
+        }
+
+        private void write() throws IOException {
+            int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+            int subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+            Path path = new Path(receiptPrefix + "-" + subtask + "-of-" + subtasks);
+            String json = "{\"sink\":\"" + sink + "\",\"subtask\":" + subtask + ",\"subtasks\":" + subtasks
+                    + ",\"committedAtMillis\":" + System.currentTimeMillis() + "}\n";
+            try (OutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
+                out.write(json.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+}
