@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
-import io.github.flinkinfer.jobs.io.OutputConfig;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;

@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.plan;
 
-import io.github.flinkinfer.jobs.cli.CostOptions;
-import io.github.flinkinfer.jobs.cli.QualityOptions;
-import io.github.flinkinfer.jobs.io.InputFormat;
+import io.github.flinkinfer.jobs.options.CostOptions;
+import io.github.flinkinfer.jobs.options.QualityOptions;
+import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.jobs.plan.WorkloadPlanner.Contract;
 import io.github.flinkinfer.jobs.plan.WorkloadPlanner.Decision;
 import io.github.flinkinfer.jobs.plan.WorkloadPlanner.Measurement;

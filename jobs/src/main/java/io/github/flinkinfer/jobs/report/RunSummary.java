@@ -1,8 +1,7 @@
 package io.github.flinkinfer.jobs.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.run.DriverWork;
-import io.github.flinkinfer.jobs.run.RunOutput;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.operators.ledger.Reconciliation;
 import io.github.flinkinfer.operators.ledger.RunLedger;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.run;
 import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.io.IOException;
 import java.util.LinkedHashMap;

@@ -1,7 +1,9 @@
-package io.github.flinkinfer.jobs.workload;
+package io.github.flinkinfer.jobs.report;
 
-import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.workload.WorkloadContract;
+import io.github.flinkinfer.jobs.workload.WorkloadContractException;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
+import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
