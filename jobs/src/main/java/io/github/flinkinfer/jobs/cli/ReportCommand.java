@@ -1,12 +1,12 @@
 package io.github.flinkinfer.jobs.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.report.RunReports;
-import io.github.flinkinfer.jobs.report.RunSummary;
-import io.github.flinkinfer.jobs.run.InferenceRun;
 import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.push.PushOptions;
 import io.github.flinkinfer.jobs.push.RunMetrics;
+import io.github.flinkinfer.jobs.report.RunReports;
+import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.run.InferenceRun;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

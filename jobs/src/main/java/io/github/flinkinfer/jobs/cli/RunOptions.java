@@ -1,15 +1,16 @@
 package io.github.flinkinfer.jobs.cli;
 
+import io.github.flinkinfer.jobs.kafka.KafkaOptions;
 import io.github.flinkinfer.jobs.options.CostOptions;
 import io.github.flinkinfer.jobs.options.QualityOptions;
+import io.github.flinkinfer.jobs.run.FlinkDefaults;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.jobs.spec.InputFormat;
-import io.github.flinkinfer.jobs.spec.OutputFormat;
-import io.github.flinkinfer.jobs.kafka.KafkaOptions;
 import io.github.flinkinfer.jobs.spec.KafkaSettings;
-import io.github.flinkinfer.jobs.run.FlinkDefaults;
+import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.spec.RunSpec;
+import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
@@ -18,7 +19,6 @@ import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.LocalDateTime;

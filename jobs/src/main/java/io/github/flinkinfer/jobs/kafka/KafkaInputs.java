@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.spec.InputConfig;
 import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.spec.InputConfig;
 import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.Outputs;

@@ -2,8 +2,8 @@ package io.github.flinkinfer.jobs.report;
 
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadContractException;
-import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
+import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
