@@ -46,7 +46,7 @@ class CliErrorsITCase {
                 "--output", file.toString(), "--progress-seconds", "0", "--verbose");
         assertThat(verbose.exitCode()).isEqualTo(2);
         assertThat(verbose.errorLines()).singleElement().asString().contains("is a file");
-        assertThat(verbose.stderr()).as("--verbose shows the trace").contains("\tat io.github.flinkinfer.jobs.run.RunOutput.prepare");
+        assertThat(verbose.stderr()).as("--verbose shows the trace").contains("\tat io.github.flinkinfer.jobs.io.RunOutput.prepare");
     }
 
     @Test

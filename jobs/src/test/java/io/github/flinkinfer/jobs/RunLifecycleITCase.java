@@ -3,11 +3,11 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.jobs.cli.ModerationJob;
 import io.github.flinkinfer.jobs.cli.RunOptions;
-import io.github.flinkinfer.jobs.moderation.ModerationJob;
 import io.github.flinkinfer.jobs.moderation.ModerationTask;
+import io.github.flinkinfer.jobs.report.QualityGateException;
 import io.github.flinkinfer.jobs.report.RunSummary;
-import io.github.flinkinfer.jobs.run.QualityGateException;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
@@ -205,7 +205,7 @@ class RunLifecycleITCase extends ClusterTestBase {
     private static int report(Path out, String runId, String... extra) {
         String[] args = Stream.concat(Stream.of("--output", out.toString(), "--run-id", runId), Stream.of(extra))
                 .toArray(String[]::new);
-        return new picocli.CommandLine(new io.github.flinkinfer.jobs.report.ReportCommand()).execute(args);
+        return new picocli.CommandLine(new io.github.flinkinfer.jobs.cli.ReportCommand()).execute(args);
     }
 
     private static List<String> filesOf(Path out, String runId) throws Exception {

@@ -3,7 +3,7 @@ package io.github.flinkinfer.bench.retrieval;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.cli.Main;
-import io.github.flinkinfer.jobs.run.RunOutput;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

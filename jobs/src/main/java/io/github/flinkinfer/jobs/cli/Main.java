@@ -1,9 +1,7 @@
 package io.github.flinkinfer.jobs.cli;
 
-import io.github.flinkinfer.jobs.moderation.ModerationJob;
 import io.github.flinkinfer.jobs.plan.PlanCommand;
-import io.github.flinkinfer.jobs.report.ReportCommand;
-import io.github.flinkinfer.jobs.run.QualityGateException;
+import io.github.flinkinfer.jobs.report.QualityGateException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

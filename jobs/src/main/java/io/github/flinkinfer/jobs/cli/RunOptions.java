@@ -1,13 +1,16 @@
 package io.github.flinkinfer.jobs.cli;
 
-import io.github.flinkinfer.jobs.dataflow.DuplicatePolicy;
-import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
-import io.github.flinkinfer.jobs.io.InputFormat;
-import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOptions;
-import io.github.flinkinfer.jobs.kafka.KafkaSettings;
+import io.github.flinkinfer.jobs.options.CostOptions;
+import io.github.flinkinfer.jobs.options.QualityOptions;
 import io.github.flinkinfer.jobs.run.FlinkDefaults;
-import io.github.flinkinfer.jobs.run.RunSpec;
+import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.jobs.spec.InputFormat;
+import io.github.flinkinfer.jobs.spec.KafkaSettings;
+import io.github.flinkinfer.jobs.spec.OutputFormat;
+import io.github.flinkinfer.jobs.spec.RunSpec;
+import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
@@ -16,7 +19,6 @@ import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -391,22 +393,22 @@ public class RunOptions implements RunSpec.Source {
     }
 
     /** What the sources need (FileInputs, KafkaInputs). */
-    public io.github.flinkinfer.jobs.io.InputConfig inputConfig() {
+    public io.github.flinkinfer.jobs.spec.InputConfig inputConfig() {
         return inputConfig(kafka.settings());
     }
 
-    private io.github.flinkinfer.jobs.io.InputConfig inputConfig(KafkaSettings kafkaSettings) {
-        return new io.github.flinkinfer.jobs.io.InputConfig(
+    private io.github.flinkinfer.jobs.spec.InputConfig inputConfig(KafkaSettings kafkaSettings) {
+        return new io.github.flinkinfer.jobs.spec.InputConfig(
                 inputs, format, idField, textField, maxRecordBytes, kafkaSettings);
     }
 
     /** What the sinks of run {@code runId} need (FileOutputs, IndexOutputs, KafkaOutputs, the task's writers). */
-    public io.github.flinkinfer.jobs.io.OutputConfig outputConfig(String runId) {
+    public io.github.flinkinfer.jobs.spec.OutputConfig outputConfig(String runId) {
         return outputConfig(runId, kafka.settings());
     }
 
-    private io.github.flinkinfer.jobs.io.OutputConfig outputConfig(String runId, KafkaSettings kafkaSettings) {
-        return new io.github.flinkinfer.jobs.io.OutputConfig(
+    private io.github.flinkinfer.jobs.spec.OutputConfig outputConfig(String runId, KafkaSettings kafkaSettings) {
+        return new io.github.flinkinfer.jobs.spec.OutputConfig(
                 output, runId, outputFormats, index.indexName, index.vectorField, kafkaSettings);
     }
 

@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.dataflow;
 
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.ModelCard;

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.dataflow;
 
-import io.github.flinkinfer.jobs.io.OutputConfig;
-import io.github.flinkinfer.jobs.run.RunSpec;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.ModelCard;

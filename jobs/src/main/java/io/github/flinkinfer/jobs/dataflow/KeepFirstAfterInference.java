@@ -1,6 +1,8 @@
 package io.github.flinkinfer.jobs.dataflow;
 
 import io.github.flinkinfer.jobs.ledger.Accounting;
+import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.DocumentOutcome;
 import io.github.flinkinfer.operators.ErrorRecord;

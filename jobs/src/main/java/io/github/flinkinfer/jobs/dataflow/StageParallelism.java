@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.dataflow;
 
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;

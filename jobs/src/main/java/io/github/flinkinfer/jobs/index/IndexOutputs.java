@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.index;
 
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.io.OutputConfig;
-import io.github.flinkinfer.jobs.io.OutputFormat;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
+import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.SkippedDocument;
 import org.apache.flink.streaming.api.datastream.DataStream;

@@ -1,18 +1,18 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
-import io.github.flinkinfer.jobs.io.OutputConfig;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
-import io.github.flinkinfer.operators.chunk.Chunking;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.operators.chunk.DocPoolingFunction;
 import io.github.flinkinfer.operators.chunk.DocumentErrorsFunction;
-import io.github.flinkinfer.operators.chunk.WindowOutcome;
 import io.github.flinkinfer.operators.chunk.SkipUnchangedFunction;
 import io.github.flinkinfer.operators.chunk.SkippedDocument;
+import io.github.flinkinfer.operators.chunk.WindowOutcome;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.util.ArrayList;
 import java.util.List;

@@ -30,7 +30,7 @@ public final class PreviousOutput {
 
     /** Committed part file names: {@code part-<run-id>-<uuid>-<n>.parquet}. */
     private static final java.util.regex.Pattern PART = java.util.regex.Pattern.compile(
-            "part-(.+)-" + io.github.flinkinfer.jobs.run.RunOutput.WRITER_UUID + "-\\d+\\.parquet");
+            "part-(.+)-" + io.github.flinkinfer.jobs.io.RunOutput.WRITER_UUID + "-\\d+\\.parquet");
 
     /**
      * The run to reuse: {@code runId} if given, else the newest {@code _SUCCESS-<run-id>} (local

@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
+import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;

@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
+import io.github.flinkinfer.jobs.spec.OutputConfig;
+import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;

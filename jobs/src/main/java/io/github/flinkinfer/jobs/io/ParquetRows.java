@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.io;
 
+import io.github.flinkinfer.jobs.spec.OutputFormat;
 import java.io.IOException;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.formats.parquet.ParquetInputFile;

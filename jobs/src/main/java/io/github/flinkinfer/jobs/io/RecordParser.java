@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorReason;
 import io.github.flinkinfer.operators.ErrorRecord;

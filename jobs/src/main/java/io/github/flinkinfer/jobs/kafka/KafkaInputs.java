@@ -1,7 +1,8 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.io.InputConfig;
 import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.Outputs;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.kafka;
 
+import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.jobs.io.OutputConfig;
+import io.github.flinkinfer.jobs.spec.KafkaSettings;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import java.util.Properties;

@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
+import io.github.flinkinfer.jobs.spec.KafkaSettings;
+import io.github.flinkinfer.jobs.spec.Secrets;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;

@@ -1,11 +1,11 @@
 package io.github.flinkinfer.jobs.moderation;
 
 import io.github.flinkinfer.jobs.dataflow.InferenceTask;
-import io.github.flinkinfer.jobs.run.RunSpec;
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.io.OutputConfig;
-import io.github.flinkinfer.jobs.io.OutputFormat;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
+import io.github.flinkinfer.jobs.spec.OutputFormat;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.Classification;

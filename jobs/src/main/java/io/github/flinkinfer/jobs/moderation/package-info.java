@@ -1,2 +1,2 @@
-/** The {@code moderate} job: classify a corpus, write every verdict and the flagged items. */
+/** The {@code moderate} task: classify a corpus, write every verdict and the flagged items (its command is in {@code cli}). */
 package io.github.flinkinfer.jobs.moderation;

@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.cli.CostOptions;
+import io.github.flinkinfer.jobs.options.CostOptions;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;

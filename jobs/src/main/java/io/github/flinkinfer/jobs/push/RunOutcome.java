@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.push;
 
-import io.github.flinkinfer.jobs.run.AccountingException;
-import io.github.flinkinfer.jobs.run.QualityGateException;
+import io.github.flinkinfer.jobs.report.AccountingException;
+import io.github.flinkinfer.jobs.report.QualityGateException;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.workload.WorkloadContractException;
 import java.util.Locale;

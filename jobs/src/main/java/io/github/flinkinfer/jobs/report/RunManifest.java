@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.flinkinfer.jobs.io.ParquetRows;
-import io.github.flinkinfer.jobs.run.RunOutput;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import java.io.IOException;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FileStatus;

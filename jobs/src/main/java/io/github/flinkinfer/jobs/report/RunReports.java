@@ -2,8 +2,7 @@ package io.github.flinkinfer.jobs.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.flinkinfer.jobs.run.RunOutput;
-import io.github.flinkinfer.jobs.workload.WorkloadVerdicts;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import java.io.IOException;
 
 /**

@@ -1,13 +1,12 @@
 package io.github.flinkinfer.jobs.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.run.DriverWork;
-import io.github.flinkinfer.jobs.run.RunOutput;
-import io.github.flinkinfer.operators.ledger.Reconciliation;
-import io.github.flinkinfer.operators.ledger.RunLedger;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
+import io.github.flinkinfer.operators.ledger.Reconciliation;
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;

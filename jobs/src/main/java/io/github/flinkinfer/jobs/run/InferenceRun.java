@@ -2,7 +2,12 @@ package io.github.flinkinfer.jobs.run;
 
 import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
 import io.github.flinkinfer.jobs.dataflow.InferenceTask;
+import io.github.flinkinfer.jobs.io.RunOutput;
+import io.github.flinkinfer.jobs.report.AccountingException;
+import io.github.flinkinfer.jobs.report.DriverWork;
+import io.github.flinkinfer.jobs.report.QualityGateException;
 import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.NonRecoverableLoadException;
@@ -99,10 +104,10 @@ public final class InferenceRun {
             throw new IllegalArgumentException(task.name() + " needs " + article(task.modelTask())
                     + " model; '" + spec.model() + "' is " + article(card.task));
         }
-        for (io.github.flinkinfer.jobs.io.OutputFormat f : spec.output().formats()) {
+        for (io.github.flinkinfer.jobs.spec.OutputFormat f : spec.output().formats()) {
             if (!f.supports(card.task)) {
                 throw new IllegalArgumentException(task.name() + " writes --output-format "
-                        + io.github.flinkinfer.jobs.io.OutputFormat.namesFor(card.task) + ", not " + f);
+                        + io.github.flinkinfer.jobs.spec.OutputFormat.namesFor(card.task) + ", not " + f);
             }
         }
         task.validate(spec);
@@ -165,7 +170,7 @@ public final class InferenceRun {
         io.github.flinkinfer.jobs.push.RunMetrics.judgeAndPush(spec.pushGateway(), summary, () -> {
             judge(summary, quality.floor(), quality.meanFloor(), quality.reference(), out);
             if (spec.failOnMissedContract() && summary.workloadVerdicts != null) {
-                io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(summary.workloadVerdicts);
+                io.github.flinkinfer.jobs.report.WorkloadVerdicts.enforce(summary.workloadVerdicts);
             }
             commit(summary, out, result.getJobID().toString(), "driver");
         });

@@ -4,6 +4,7 @@ import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.CommitReceipts;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.runtime.ModelCard;
 import java.io.IOException;
 import java.util.LinkedHashMap;

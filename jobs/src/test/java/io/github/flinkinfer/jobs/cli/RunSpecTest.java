@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.jobs.run.RunSpec;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;

@@ -3,12 +3,12 @@ package io.github.flinkinfer.jobs.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.jobs.dataflow.DuplicatePolicy;
-import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
-import io.github.flinkinfer.jobs.io.InputConfig;
-import io.github.flinkinfer.jobs.io.InputFormat;
-import io.github.flinkinfer.jobs.io.OutputConfig;
-import io.github.flinkinfer.jobs.io.OutputFormat;
+import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.jobs.spec.InputFormat;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
+import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.BatchInferenceOperator;
 import io.github.flinkinfer.operators.OverlongPolicy;

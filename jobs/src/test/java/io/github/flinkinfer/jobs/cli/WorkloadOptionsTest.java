@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.io.InputFormat;
+import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.jobs.workload.WorkloadCard;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan;

@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.cli.RunOptions;
-import io.github.flinkinfer.jobs.kafka.Secrets;
+import io.github.flinkinfer.jobs.spec.Secrets;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.kafka.Secrets;
+import io.github.flinkinfer.jobs.spec.Secrets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -49,7 +49,7 @@ class ScheduleManifestTest {
         RunOptions o = Jobs.options(args.toArray(new String[0]));
         o.validate();
         assertThat(o.index.previousOutput).isEqualTo(o.output);
-        assertThat(o.outputFormats).contains(io.github.flinkinfer.jobs.io.OutputFormat.PARQUET);
+        assertThat(o.outputFormats).contains(io.github.flinkinfer.jobs.spec.OutputFormat.PARQUET);
         return o;
     }
 }

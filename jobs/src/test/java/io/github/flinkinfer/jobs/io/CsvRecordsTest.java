@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.jobs.testutils.QuotedCsv;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.ErrorRecord;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import org.junit.jupiter.api.Test;
 

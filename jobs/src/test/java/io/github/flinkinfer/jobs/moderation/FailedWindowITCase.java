@@ -3,10 +3,11 @@ package io.github.flinkinfer.jobs.moderation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.flinkinfer.jobs.cli.ModerationJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
 import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
 import io.github.flinkinfer.jobs.dataflow.InferenceTask;
-import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;

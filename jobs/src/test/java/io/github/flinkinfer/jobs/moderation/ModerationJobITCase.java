@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.cli.ModerationJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.cli.EmbeddingJob;
-import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.cli.ModerationJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.kafka.KafkaBroker;
+import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;

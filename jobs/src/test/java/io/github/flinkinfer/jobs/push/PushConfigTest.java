@@ -24,7 +24,7 @@ class PushConfigTest {
                 .hasMessageContaining("credentials do not belong in the URL").hasMessageNotContaining("pw");
         assertThatThrownBy(() -> c.convert("gw:9091")).hasMessageContaining("not an http:// or https:// URL");
         assertThatThrownBy(() -> c.convert("http://gw:9091/?x=1")).hasMessageContaining("query");
-        var parsed = new CommandLine(new io.github.flinkinfer.jobs.report.ReportCommand())
+        var parsed = new CommandLine(new io.github.flinkinfer.jobs.cli.ReportCommand())
                 .parseArgs("--output", "o", "--run-id", "r", "--push-gateway", "http://gw:9091");
         assertThat(parsed.matchedOptionValue("--push-gateway", (URI) null)).isEqualTo(URI.create("http://gw:9091"));
     }

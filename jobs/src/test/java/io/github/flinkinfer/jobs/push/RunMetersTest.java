@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.run.AccountingException;
-import io.github.flinkinfer.jobs.run.QualityGateException;
+import io.github.flinkinfer.jobs.report.AccountingException;
+import io.github.flinkinfer.jobs.report.QualityGateException;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.PrometheusScrape;
 import io.github.flinkinfer.jobs.workload.WorkloadContractException;

@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.run.RunInfo;
-import io.github.flinkinfer.jobs.run.RunOutput;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.BatchMetrics;
 import java.awt.image.BufferedImage;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.run.RunOutput;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.metrics.CostModel;

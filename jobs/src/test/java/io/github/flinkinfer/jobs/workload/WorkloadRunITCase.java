@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.jobs.cli.ModerationJob;
+import io.github.flinkinfer.jobs.cli.ReportCommand;
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.report.RunSummary;
-import io.github.flinkinfer.jobs.moderation.ModerationJob;
-import io.github.flinkinfer.jobs.report.ReportCommand;
+import io.github.flinkinfer.jobs.report.WorkloadVerdicts;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;

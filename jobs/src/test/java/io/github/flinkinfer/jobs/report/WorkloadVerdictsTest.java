@@ -1,10 +1,14 @@
-package io.github.flinkinfer.jobs.workload;
+package io.github.flinkinfer.jobs.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.workload.Deadline;
+import io.github.flinkinfer.jobs.workload.WorkloadContract;
+import io.github.flinkinfer.jobs.workload.WorkloadContractException;
+import io.github.flinkinfer.jobs.workload.WorkloadPlan;
+import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
 import io.github.flinkinfer.operators.BatchMetrics;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.dataflow;
+package io.github.flinkinfer.jobs.spec;
 
 /** What happens to a second record with an id already seen in this run ({@code --duplicates}). */
 public enum DuplicatePolicy {

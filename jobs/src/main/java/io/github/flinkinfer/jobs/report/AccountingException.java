@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.run;
+package io.github.flinkinfer.jobs.report;
 
 /** A finished run whose ledger does not reconcile: some input was lost or counted twice. */
 public final class AccountingException extends RuntimeException {

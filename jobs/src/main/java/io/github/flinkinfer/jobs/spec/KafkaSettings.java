@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.kafka;
+package io.github.flinkinfer.jobs.spec;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 
 /**
- * The run's Kafka source and sinks, decided once from the {@code --kafka-*} options ({@link
+ * The run's Kafka source and sinks, decided once from the {@code --kafka-*} options ({@code
  * KafkaOptions#settings}) so the spec and the dataflow never hold the mutable picocli mixin.
  * {@link #toString} redacts secret client properties ({@link Secrets}).
  *
@@ -22,7 +22,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
  * @param topics topics read as a bounded backfill; empty when none
  * @param topicPattern regex of the topics read instead of {@code topics}; null when none
  * @param startingOffsets where the backfill starts ({@code earliest}, {@code committed},
- *     {@code timestamp:<ms>}), parsed by {@link StartingOffsets}
+ *     {@code timestamp:<ms>}), parsed by {@code StartingOffsets}
  * @param groupId the source's consumer group
  * @param outputTopic topic of the embeddings (or verdicts); null = not written to Kafka
  * @param errorsTopic topic of the errors output; null = not written to Kafka

@@ -1,6 +1,5 @@
-package io.github.flinkinfer.jobs.io;
+package io.github.flinkinfer.jobs.spec;
 
-import io.github.flinkinfer.jobs.kafka.KafkaSettings;
 import java.util.List;
 
 /**

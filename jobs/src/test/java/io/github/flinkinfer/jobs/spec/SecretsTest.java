@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.kafka;
+package io.github.flinkinfer.jobs.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

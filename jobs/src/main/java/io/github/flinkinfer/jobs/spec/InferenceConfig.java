@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.dataflow;
+package io.github.flinkinfer.jobs.spec;
 
 import io.github.flinkinfer.operators.BatchInferenceOperator;
 import io.github.flinkinfer.operators.OverlongPolicy;
@@ -8,7 +8,7 @@ import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.operators.metrics.CostModel;
 
 /**
- * What the shared middle of the dataflow ({@link InferencePipeline#infer}) needs: dedupe,
+ * What the shared middle of the dataflow ({@code InferencePipeline#infer}) needs: dedupe,
  * skip-unchanged, tokenize, batch-and-infer and doc pooling. Built from the command line in one
  * place, {@code RunOptions#inferenceConfig(runtime)}, into the run's spec ({@code RunSpec#inference}).
  *
@@ -20,7 +20,7 @@ import io.github.flinkinfer.operators.metrics.CostModel;
  * @param duplicates what happens to a second record with an id already seen
  * @param batchMode BATCH runtime mode (dedupe state needs no expiry); false in STREAMING
  * @param pipelinedToInference BATCH: the documents may reach inference over a pipelined exchange
- *     (Flink's default scheduler; {@link KeepFirstAfterInference}); false when the job writes to
+ *     (Flink's default scheduler; {@code KeepFirstAfterInference}); false when the job writes to
  *     Kafka, whose sinks that path does not support yet (docs/errors.md)
  * @param overlong inputs longer than the max length: truncated or errors
  * @param chunking token windows at tokenization, and doc-level pooling after inference

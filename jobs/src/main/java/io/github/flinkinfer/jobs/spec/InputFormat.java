@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.io;
+package io.github.flinkinfer.jobs.spec;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.kafka;
+package io.github.flinkinfer.jobs.spec;
 
 import java.util.Locale;
 import java.util.Map;

@@ -1,8 +1,5 @@
-package io.github.flinkinfer.jobs.run;
+package io.github.flinkinfer.jobs.spec;
 
-import io.github.flinkinfer.jobs.dataflow.InferenceConfig;
-import io.github.flinkinfer.jobs.io.InputConfig;
-import io.github.flinkinfer.jobs.io.OutputConfig;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -16,7 +13,7 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * One run, decided: what the lifecycle ({@link InferenceRun}), the dataflow ({@link
+ * One run, decided: what the lifecycle ({@code InferenceRun}), the dataflow ({@code
  * InferencePipeline}), the run-info and the verdicts read, built once from the parsed options
  * ({@code RunOptions#spec}) and never changed after. The picocli objects stay with the commands.
  *

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.run;
+package io.github.flinkinfer.jobs.report;
 
 /** The sampled outputs drifted further from the reference model than --quality-floor allows. */
 public class QualityGateException extends RuntimeException {

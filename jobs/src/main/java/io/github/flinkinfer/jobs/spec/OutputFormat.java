@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.io;
+package io.github.flinkinfer.jobs.spec;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.github.flinkinfer.runtime.ModelTask;
@@ -12,7 +12,7 @@ import picocli.CommandLine.ITypeConverter;
 /**
  * The result formats ({@code --output-format}): the name users type, the part files' suffix and
  * the tasks whose rows it can hold. The writers live with the task that writes the rows; adding a
- * format is a constant here, its writer, and one {@link FileOutputs#write} call in the task.
+ * format is a constant here, its writer, and one {@code FileOutputs.write} call in the task.
  */
 public enum OutputFormat {
     PARQUET("parquet", ".parquet", ModelTask.EMBEDDING, ModelTask.CLASSIFICATION),

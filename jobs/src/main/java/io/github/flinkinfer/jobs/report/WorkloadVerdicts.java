@@ -1,6 +1,8 @@
-package io.github.flinkinfer.jobs.workload;
+package io.github.flinkinfer.jobs.report;
 
-import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.workload.WorkloadContract;
+import io.github.flinkinfer.jobs.workload.WorkloadContractException;
+import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
 import java.io.PrintStream;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.run;
+package io.github.flinkinfer.jobs.io;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.run;
+package io.github.flinkinfer.jobs.report;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -21,7 +21,7 @@ public final class DriverWork {
 
     private DriverWork() {}
 
-    static DriverWork start() {
+    public static DriverWork start() {
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {
                 pool.resetPeakUsage();
@@ -30,7 +30,7 @@ public final class DriverWork {
         return new DriverWork();
     }
 
-    Measured stop() {
+    public Measured stop() {
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {

@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.cli;
+package io.github.flinkinfer.jobs.options;
 
 import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.QualityGate;

@@ -1,10 +1,12 @@
-package io.github.flinkinfer.jobs.report;
+package io.github.flinkinfer.jobs.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.flinkinfer.jobs.run.InferenceRun;
-import io.github.flinkinfer.jobs.run.RunOutput;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.push.PushOptions;
 import io.github.flinkinfer.jobs.push.RunMetrics;
+import io.github.flinkinfer.jobs.report.RunReports;
+import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.run.InferenceRun;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -64,7 +66,7 @@ public final class ReportCommand implements Callable<Integer> {
                     settings.path("--quality-reference").asText("the run's fp32 model"), out);
         }
         if (report.workloadVerdicts != null && settings.path("--fail-on-missed-contract").asBoolean()) {
-            io.github.flinkinfer.jobs.workload.WorkloadVerdicts.enforce(report.workloadVerdicts);
+            io.github.flinkinfer.jobs.report.WorkloadVerdicts.enforce(report.workloadVerdicts);
         }
         if (markSuccess) {
             int inProgress = out.inProgress().size();

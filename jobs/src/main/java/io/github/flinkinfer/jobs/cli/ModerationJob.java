@@ -1,8 +1,9 @@
-package io.github.flinkinfer.jobs.moderation;
+package io.github.flinkinfer.jobs.cli;
 
-import io.github.flinkinfer.jobs.run.InferenceRun;
-import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.moderation.DocVerdictFunction;
+import io.github.flinkinfer.jobs.moderation.ModerationTask;
 import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.run.InferenceRun;
 import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -1,11 +1,12 @@
-package io.github.flinkinfer.jobs.moderation;
+package io.github.flinkinfer.jobs.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.moderation.ModerationJsonEncoder;
+import io.github.flinkinfer.jobs.moderation.ModerationResult;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.runtime.ModelCard;

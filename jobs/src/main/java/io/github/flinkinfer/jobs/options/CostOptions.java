@@ -1,4 +1,4 @@
-package io.github.flinkinfer.jobs.cli;
+package io.github.flinkinfer.jobs.options;
 
 import io.github.flinkinfer.operators.metrics.CostModel;
 import picocli.CommandLine.Option;
