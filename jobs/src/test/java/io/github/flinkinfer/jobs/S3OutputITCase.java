@@ -61,8 +61,10 @@ class S3OutputITCase extends ClusterTestBase {
             assertThat(e.get("source").asText()).endsWith("sample.jsonl:" + (CORPUS.size() + 1));
         });
         assertThat(Outputs.jsonLines(out.resolve("metrics"))).isNotEmpty();
-        assertThat(S3.keys("plain/embeddings/")).isNotEmpty()
-                .allMatch(k -> k.matches("plain/embeddings/part-a-.*\\.parquet"));
+        assertThat(S3.keys("plain/embeddings/")).as("committed files and one receipt per committer subtask")
+                .allMatch(k -> k.matches("plain/embeddings/(part-a-.*\\.parquet|_committed-a\\.write-embeddings-parquet-\\d+-of-\\d+)"))
+                .anyMatch(k -> k.matches("plain/embeddings/part-a-.*\\.parquet"))
+                .anyMatch(k -> k.startsWith("plain/embeddings/_committed-a.write-embeddings-parquet-"));
     }
 
     @Test
@@ -85,6 +87,21 @@ class S3OutputITCase extends ClusterTestBase {
         JsonNode report = new ObjectMapper().readTree(S3.read("full/report-a.json"));
         assertThat(report.get("succeeded").asLong()).isEqualTo(CORPUS.size());
         assertThat(report.get("failed").asLong()).isEqualTo(1);
+
+        // a detached run whose ledger is there but one committer has not finished: on S3 its
+        // uncommitted files are invisible, so only the missing receipt tells; --mark-success waits
+        S3.delete("full/_SUCCESS-a");
+        String receipt = S3.keys("full/metrics/").stream().filter(k -> k.contains("/_committed-a.write-metrics-"))
+                .findFirst().orElseThrow();
+        Path saved = tmp.resolve("receipt");
+        Files.write(saved, S3.read(receipt));
+        S3.delete(receipt);
+        String[] mark = {"--output", S3.uri("full"), "--run-id", "a", "--mark-success"};
+        assertThat(new CommandLine(new ReportCommand()).execute(mark)).as("a committer still committing").isNotZero();
+        assertThat(S3.keys("full/")).doesNotContain("full/_SUCCESS-a");
+        S3.put(receipt, saved);
+        assertThat(new CommandLine(new ReportCommand()).execute(mark)).isZero();
+        assertThat(S3.keys("full/")).contains("full/_SUCCESS-a");
     }
 
     @Test
