@@ -81,7 +81,8 @@ public final class CommitReceipts {
     }
 
     private static Pattern receiptPattern(String runId) {
-        return Pattern.compile(Pattern.quote(PREFIX + runId + ".") + "([a-z0-9-]+?)-(\\d+)-of-(\\d+)");
+        // a sink name has no '.', so run "a" never claims the receipts of run "a.b"
+        return Pattern.compile(Pattern.quote(PREFIX + runId + ".") + "([^.]+)-(\\d+)-of-(\\d+)");
     }
 
     /**

@@ -48,5 +48,7 @@ class CommitReceiptsTest {
         assertThat(CommitReceipts.isReceipt("_committed-r-2.write-errors-0-of-1", "r")).isFalse();
         assertThat(CommitReceipts.isReceipt("_committed-r-2.write-errors-0-of-1", "r-2")).isTrue();
         assertThat(CommitReceipts.isReceipt("part-r-2-0.jsonl", "r-2")).isFalse();
+        assertThat(CommitReceipts.isReceipt("_committed-r.b.write-errors-0-of-1", "r")).as("run r.b's").isFalse();
+        assertThat(CommitReceipts.isReceipt("_committed-r.b.write-errors-0-of-1", "r.b")).isTrue();
     }
 }
