@@ -91,11 +91,8 @@ public final class ReportCommand implements Callable<Integer> {
         if (sinks == null || !sinks.isArray()) {
             return; // a run info of an older version: no receipts were written
         }
-        java.util.List<io.github.flinkinfer.jobs.io.CommitReceipts.FileSinkRef> refs = new java.util.ArrayList<>();
-        for (JsonNode s : sinks) {
-            refs.add(new io.github.flinkinfer.jobs.io.CommitReceipts.FileSinkRef(
-                    s.path("name").asText(), s.path("directory").asText()));
-        }
+        var refs = java.util.Arrays.asList(new com.fasterxml.jackson.databind.ObjectMapper()
+                .treeToValue(sinks, io.github.flinkinfer.jobs.io.CommitReceipts.FileSinkRef[].class));
         java.util.List<String> missing = io.github.flinkinfer.jobs.io.CommitReceipts.missing(out.root(), runId, refs);
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException("Run '" + runId + "' under " + output + " is not committed yet: "

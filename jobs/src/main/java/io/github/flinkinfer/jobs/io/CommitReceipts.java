@@ -56,11 +56,12 @@ public final class CommitReceipts {
     private CommitReceipts() {}
 
     /** One file output of a run: its sink's name and directory (relative to the output). */
-    public record FileSinkRef(String name, String directory) {}
+    public record FileSinkRef(String name, String directory) implements java.io.Serializable {}
 
     /** {@code files} leaving receipts under {@code dir} for run {@code runId}, sink {@code name}. */
     static <T> Sink<T> around(FileSink<T> files, Path dir, String runId, String name) {
-        return new Receipted<>(files, new Path(dir, PREFIX + runId + "." + name).toString(), name);
+        return new Receipted<>(files, new Path(dir, PREFIX + runId + "." + name).toString(),
+                new FileSinkRef(name, dir.getName()));
     }
 
     /** The run's file outputs in {@code env} (each leaves receipts), for the run info. */
@@ -68,8 +69,7 @@ public final class CommitReceipts {
         List<FileSinkRef> out = new ArrayList<>();
         for (Transformation<?> t : env.getTransformations()) {
             if (t instanceof SinkTransformation<?, ?> s && s.getSink() instanceof Receipted<?> r) {
-                Path prefix = new Path(r.receiptPrefix);
-                out.add(new FileSinkRef(r.name, prefix.getParent().getName()));
+                out.add(r.ref);
             }
         }
         return out;
@@ -132,12 +132,12 @@ public final class CommitReceipts {
 
         private final FileSink<T> files;
         private final String receiptPrefix;
-        private final String name;
+        private final FileSinkRef ref;
 
-        Receipted(FileSink<T> files, String receiptPrefix, String name) {
+        Receipted(FileSink<T> files, String receiptPrefix, FileSinkRef ref) {
             this.files = files;
             this.receiptPrefix = receiptPrefix;
-            this.name = name;
+            this.ref = ref;
         }
 
         @Override
@@ -188,9 +188,9 @@ public final class CommitReceipts {
             // as the committer decides when it commits the rest: at end of input, or on the final checkpoint
             boolean onCheckpoints = env.getCheckpointConfig().isCheckpointingEnabled()
                     && env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) != RuntimeExecutionMode.BATCH;
-            committed.transform(name + ": receipts", TypeInformation.of(Void.class),
-                            new ReceiptWriter<FileSinkCommittable>(receiptPrefix, name, onCheckpoints))
-                    .uid(name + "-receipts")
+            committed.transform(ref.name() + ": receipts", TypeInformation.of(Void.class),
+                            new ReceiptWriter<FileSinkCommittable>(receiptPrefix, ref.name(), onCheckpoints))
+                    .uid(ref.name() + "-receipts")
                     .setParallelism(committed.getParallelism());
         }
     }
