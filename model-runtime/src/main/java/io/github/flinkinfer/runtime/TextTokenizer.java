@@ -3,6 +3,8 @@ package io.github.flinkinfer.runtime;
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +16,9 @@ import java.util.Map;
  * truncation are switched off: we tokenize the text, then cut to the max length keeping the final
  * special token, exactly as HF right-truncation does for a single sequence. Padding is the
  * batcher's job. Only the token ids cross JNI (not DJL's eight {@link Encoding} arrays: token
- * strings, char spans). A long text is tokenized only as far as needed ({@link WordCut}): then
+ * strings, char spans); an ASCII text of a BERT tokenizer does not cross JNI at all: {@link
+ * WordPieceEncoder} gives the library's ids several times faster (bit-identical, checked
+ * by {@code TokenizationEquivalenceTest}). A long text is tokenized only as far as needed ({@link WordCut}): then
  * {@link TokenizedText#originalTokenCount} is a lower bound, above the max length;
  * {@link #encodeAll} always tokenizes the whole text. The card's input prefix for this run (e5's
  * {@code passage: }, bge's query instruction) is put before every text here, so every user of the
@@ -41,6 +45,8 @@ public final class TextTokenizer implements AutoCloseable {
     private final long handle;
     /** Where a long text may be cut before tokenizing; {@code null}: never, tokenize it whole. */
     private final WordCut cut;
+    /** BERT's pipeline in Java for ASCII texts; {@code null}: every text goes to the HF library. */
+    private final WordPieceEncoder fast;
     private final ModelCard card;
     /** The same tokenizer truncating pairs longest-first; made on the first pair that needs it. */
     private HuggingFaceTokenizer pairTruncator;
@@ -50,10 +56,11 @@ public final class TextTokenizer implements AutoCloseable {
     private final int prefixTokens;
 
     private TextTokenizer(HuggingFaceTokenizer tokenizer, ModelCard card, int maxLength, String prefix,
-            WordCut cut) {
+            WordCut cut, WordPieceEncoder fast) {
         this.tokenizer = tokenizer;
         this.handle = tokenizer.getHandle();
         this.cut = cut;
+        this.fast = fast;
         this.card = card;
         this.maxLength = maxLength;
         this.prefix = prefix;
@@ -113,10 +120,30 @@ public final class TextTokenizer implements AutoCloseable {
 
     /** Loads the card's tokenizer (checksum verified) with the effective max length. */
     public static TextTokenizer load(ModelCard card, RuntimeOptions options) {
+        return load(card, options, true);
+    }
+
+    /**
+     * {@link #load}, with the Java WordPiece fast path or without it (every text through the HF
+     * library: for the equivalence test and the benchmark's side-by-side rounds).
+     */
+    static TextTokenizer load(ModelCard card, RuntimeOptions options, boolean javaWordPiece) {
         byte[] json = ModelFiles.readVerified(card, card.tokenizer);
         HuggingFaceTokenizer hf = open(card, json, Map.of("truncation", "false"));
         int maxLength = options.effectiveMaxLength(card);
-        return new TextTokenizer(hf, card, maxLength, card.inputPrefix(), WordCut.forTokenizer(json, maxLength));
+        JsonNode root = parse(json);
+        return new TextTokenizer(hf, card, maxLength, card.inputPrefix(),
+                root == null ? null : WordCut.forTokenizer(root, maxLength),
+                root == null || !javaWordPiece ? null : WordPieceEncoder.forTokenizer(root));
+    }
+
+    /** The parsed {@code tokenizer.json}, or null for a form only the HF library reads. */
+    private static JsonNode parse(byte[] json) {
+        try {
+            return new ObjectMapper().readTree(json);
+        } catch (IOException e) {
+            return null; // DJL parsed it: a form we do not know, so neither cut nor fast path
+        }
     }
 
     /** The card's tokenizer without padding, with special tokens and the given truncation. */
@@ -174,16 +201,32 @@ public final class TextTokenizer implements AutoCloseable {
             isHead[i] = head != null;
             inputs[i] = isHead[i] ? head : input;
         }
-        long[] encodings = LIB.batchEncode(handle, inputs, true);
         TokenizedText[] out = new TokenizedText[inputs.length];
-        try {
-            for (int i = 0; i < inputs.length; i++) {
-                long[] ids = LIB.getTokenIds(encodings[i]);
+        List<Integer> slow = new java.util.ArrayList<>();
+        for (int i = 0; i < inputs.length; i++) {
+            int[] ids = fast == null ? null : fast.ids(inputs[i]);
+            if (ids == null) {
+                slow.add(i);
+            } else {
                 out[i] = isHead[i] ? truncatedHead(ids) : truncated(ids);
             }
-        } finally {
-            for (long e : encodings) {
-                LIB.deleteEncoding(e);
+        }
+        if (!slow.isEmpty()) {
+            String[] slowInputs = new String[slow.size()];
+            for (int j = 0; j < slowInputs.length; j++) {
+                slowInputs[j] = inputs[slow.get(j)];
+            }
+            long[] encodings = LIB.batchEncode(handle, slowInputs, true);
+            try {
+                for (int j = 0; j < slowInputs.length; j++) {
+                    int i = slow.get(j);
+                    int[] ids = ints(LIB.getTokenIds(encodings[j]));
+                    out[i] = isHead[i] ? truncatedHead(ids) : truncated(ids);
+                }
+            } finally {
+                for (long e : encodings) {
+                    LIB.deleteEncoding(e);
+                }
             }
         }
         for (int i = 0; i < inputs.length; i++) {
@@ -194,8 +237,16 @@ public final class TextTokenizer implements AutoCloseable {
         return out;
     }
 
-    /** The token ids of {@code input}, with special tokens: the only array fetched over JNI. */
-    private long[] ids(String input) {
+    /**
+     * The token ids of {@code input}, with special tokens: from the Java WordPiece when the text
+     * is in its domain, else from the HF library (only the ids array fetched over JNI).
+     */
+    private int[] ids(String input) {
+        int[] ids = fast == null ? null : fast.ids(input);
+        return ids != null ? ids : ints(libraryIds(input));
+    }
+
+    private long[] libraryIds(String input) {
         long encoding = LIB.encode(handle, input, true);
         try {
             return LIB.getTokenIds(encoding);
@@ -208,15 +259,15 @@ public final class TextTokenizer implements AutoCloseable {
      * The ids of a text's head, cut to the max length, when the head alone is longer than that
      * (the whole text then starts with the same tokens and is at least as long); else null.
      */
-    private TokenizedText truncatedHead(long[] head) {
+    private TokenizedText truncatedHead(int[] head) {
         return head.length > maxLength ? truncated(head) : null;
     }
 
-    private TokenizedText truncated(long[] all) {
+    private TokenizedText truncated(int[] all) {
         int keep = Math.min(all.length, maxLength);
-        int[] ids = ints(all, 0, keep);
+        int[] ids = keep == all.length ? all : java.util.Arrays.copyOf(all, keep);
         if (keep < all.length && keep > 0) {
-            ids[keep - 1] = (int) all[all.length - 1]; // keep the closing special token ([SEP])
+            ids[keep - 1] = all[all.length - 1]; // keep the closing special token ([SEP])
         }
         return new TokenizedText(ids, all.length);
     }
@@ -250,6 +301,14 @@ public final class TextTokenizer implements AutoCloseable {
      * every window) split off, for chunking.
      */
     public TokenSequence encodeAll(String text) {
+        int[] fastIds = fast == null ? null : fast.ids(prefix + text);
+        if (fastIds != null) {
+            int from = Math.min(fast.leadingSpecialTokens() + prefixTokens, fastIds.length);
+            int to = Math.max(from, fastIds.length - fast.trailingSpecialTokens());
+            return new TokenSequence(java.util.Arrays.copyOfRange(fastIds, 0, from),
+                    java.util.Arrays.copyOfRange(fastIds, from, to),
+                    java.util.Arrays.copyOfRange(fastIds, to, fastIds.length));
+        }
         long encoding = LIB.encode(handle, prefix + text, true);
         long[] ids;
         long[] special;
@@ -269,6 +328,10 @@ public final class TextTokenizer implements AutoCloseable {
             to--;
         }
         return new TokenSequence(ints(ids, 0, from), ints(ids, from, to), ints(ids, to, ids.length));
+    }
+
+    private static int[] ints(long[] ids) {
+        return ints(ids, 0, ids.length);
     }
 
     private static int[] ints(long[] ids, int from, int to) {

@@ -1,8 +1,6 @@
 package io.github.flinkinfer.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.util.Set;
 
 /**
@@ -34,13 +32,7 @@ final class WordCut {
     }
 
     /** The cut for this {@code tokenizer.json} and max length, or null when cutting is unsound. */
-    static WordCut forTokenizer(byte[] tokenizerJson, int maxLength) {
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(tokenizerJson);
-        } catch (IOException e) {
-            return null; // DJL parsed it: a form we do not know, so tokenize whole
-        }
+    static WordCut forTokenizer(JsonNode root, int maxLength) {
         return all(root.path("pre_tokenizer"), WORD_PRE_TOKENIZERS, "pretokenizers", false)
                         && all(root.path("normalizer"), CHAR_NORMALIZERS, "normalizers", true)
                 ? new WordCut(maxLength)

@@ -10,7 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link TextTokenizer#encode} and {@link TextTokenizer#encodeBatch} (ids only, long texts cut at a
  * word end) give exactly the ids of DJL's whole-text encode ({@link WholeTextEncoder}), on the
- * bundled sample and on long lines, for every built-in model's tokenizer; the original length is
+ * bundled sample, on long lines and on ASCII edge cases of the Java WordPiece, for every built-in
+ * model's tokenizer (its texts go through {@link WordPieceEncoder} where they are ASCII, through
+ * the HF library where not); the original length is
  * exact when not truncated and a lower bound above the max length when truncated.
  */
 class TokenizationEquivalenceTest {
@@ -25,6 +27,7 @@ class TokenizationEquivalenceTest {
         texts.add("a,b;".repeat(10_000)); // no space at all: tokenized whole
         texts.add(all.replace(' ', '\n').substring(0, 50_000)); // line breaks as word ends
         texts.add("Café naïve ÉLAN 東京大学 \t résumé\u0000 \u00A0nbsp ".repeat(400)); // accents, CJK, control
+        texts.addAll(WordPieceEncoderTest.ASCII_EDGES);
         for (int chars = 900; chars <= 1400; chars += 7) { // around the cut's threshold (8 chars per token)
             texts.add(all.substring(0, chars));
         }

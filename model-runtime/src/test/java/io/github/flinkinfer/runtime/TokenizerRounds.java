@@ -15,8 +15,11 @@ import java.util.function.Consumer;
  * {@code [model] [max-length] [rounds]}. Per round and variant, all sample texts (repeated to
  * about 10,000): wall µs per text (timer around the loop over the texts) and process CPU µs per
  * text (all threads, so a batch encode that fans out to native threads is charged for them).
- * Prints medians over the rounds. Variants: {@code whole} (the path before: DJL encode of the
- * whole text, all Encoding arrays), {@code ids} (this tokenizer, one text per call), {@code
+ * Prints medians over the rounds. An optional fourth argument is a JSONL corpus (its first 30,000
+ * {@code text} fields instead of the sample); first it counts the texts whose ids differ between
+ * the Java WordPiece and the library (must be 0). Variants: {@code whole} (the path before: DJL
+ * encode of the whole text, all Encoding arrays), {@code library} (this tokenizer without the
+ * Java WordPiece: ids only over JNI), {@code ids} (this tokenizer, one text per call), {@code
  * batch-N} (this tokenizer's batch encode, N texts per call), {@code sha256} (the content hash as
  * {@code ContentHash} computes it); then one 20,000-token line whole vs cut.
  */
@@ -27,7 +30,8 @@ public final class TokenizerRounds {
         ModelCard card = ModelCard.builtIn(args.length > 0 ? args[0] : "all-minilm-l6-v2");
         int maxLength = args.length > 1 ? Integer.parseInt(args[1]) : 128;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
-        List<String> sample = SampleTexts.texts(Integer.MAX_VALUE);
+        List<String> sample = args.length > 3 ? corpus(java.nio.file.Path.of(args[3]), 30_000)
+                : SampleTexts.texts(Integer.MAX_VALUE);
         List<String> texts = new ArrayList<>();
         while (texts.size() < 10_000) {
             texts.addAll(sample);
@@ -35,13 +39,20 @@ public final class TokenizerRounds {
         String longLine = "word ".repeat(2_000) + String.join(" ", sample);
         RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength);
         try (TextTokenizer tok = TextTokenizer.load(card, options);
+                TextTokenizer library = TextTokenizer.load(card, options, false);
                 WholeTextEncoder whole = new WholeTextEncoder(card, tok.maxLength())) {
+            long ascii = texts.stream().filter(t -> t.chars().allMatch(c -> c < 128)).count();
+            long differ = texts.stream().filter(t -> !java.util.Arrays.equals(tok.encode(t).ids(), library.encode(t).ids())
+                    || tok.encode(t).originalTokenCount() != library.encode(t).originalTokenCount()).count();
+            System.out.printf("%d of %d texts ASCII (the Java WordPiece's); %d differ from the library's ids%n",
+                    ascii, texts.size(), differ);
             System.out.printf("model %s, max length %d, %d texts per round (%.1f chars mean), long line %d tokens%n",
                     card.id(), tok.maxLength(), texts.size(),
                     texts.stream().mapToInt(String::length).average().orElse(0),
                     tok.encodeAll(longLine).content().length + 2);
             Map<String, Consumer<List<String>>> variants = new LinkedHashMap<>();
             variants.put("whole", ts -> ts.forEach(whole::encode));
+            variants.put("library", ts -> ts.forEach(library::encode));
             variants.put("ids", ts -> ts.forEach(tok::encode));
             for (int n : new int[] {8, 32, 128}) {
                 variants.put("batch-" + n, ts -> {
@@ -80,6 +91,18 @@ public final class TokenizerRounds {
                 System.out.printf("  %-10s %8.1f / %8.1f%n", e.getKey(), median(e.getValue(), 0), median(e.getValue(), 1));
             }
         }
+    }
+
+    /** The {@code text} fields of a JSONL corpus's first {@code n} lines. */
+    private static List<String> corpus(java.nio.file.Path jsonl, int n) throws java.io.IOException {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> out = new ArrayList<>();
+        try (var lines = java.nio.file.Files.lines(jsonl)) {
+            for (var it = lines.iterator(); it.hasNext() && out.size() < n; ) {
+                out.add(json.readTree(it.next()).path("text").asText());
+            }
+        }
+        return out;
     }
 
     /** Wall and process-CPU µs per text of {@code work} over {@code texts}. */
