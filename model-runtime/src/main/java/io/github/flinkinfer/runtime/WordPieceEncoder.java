@@ -253,12 +253,19 @@ final class WordPieceEncoder {
         }
         int mark = out.size();
         int start = from;
+        int[] prefixHashes = new int[Math.min(to - from, Math.max(starts.maxLength, continuations.maxLength)) + 1];
         while (start < to) {
             PieceTable table = start == from ? starts : continuations;
-            int end = Math.min(to, start + table.maxLength);
+            int longest = Math.min(to - start, table.maxLength);
+            int h = 0;
+            for (int k = 0; k < longest; k++) { // the hash of every prefix of the rest, in one pass
+                h = 31 * h + buf[start + k];
+                prefixHashes[k + 1] = h;
+            }
             int id = -1;
+            int end = start + longest;
             while (end > start) {
-                id = table.get(buf, start, end);
+                id = table.get(buf, start, end, prefixHashes[end - start]);
                 if (id >= 0) {
                     break;
                 }
@@ -290,6 +297,7 @@ final class WordPieceEncoder {
     /** Vocabulary pieces by their characters, open addressing, no String per lookup. */
     private static final class PieceTable {
         private char[][] keys = new char[1 << 10][];
+        private int[] hashes = new int[1 << 10];
         private int[] values = new int[1 << 10];
         private int size;
         int maxLength;
@@ -299,7 +307,11 @@ final class WordPieceEncoder {
                 grow();
             }
             char[] key = piece.toCharArray();
-            int slot = hash(key, 0, key.length) & (keys.length - 1);
+            int h = 0;
+            for (char c : key) {
+                h = 31 * h + c;
+            }
+            int slot = spread(h) & (keys.length - 1);
             while (keys[slot] != null) {
                 if (Arrays.equals(keys[slot], key)) {
                     values[slot] = id;
@@ -308,16 +320,18 @@ final class WordPieceEncoder {
                 slot = (slot + 1) & (keys.length - 1);
             }
             keys[slot] = key;
+            hashes[slot] = h;
             values[slot] = id;
             size++;
             maxLength = Math.max(maxLength, key.length);
         }
 
-        int get(char[] buf, int from, int to) {
-            int slot = hash(buf, from, to) & (keys.length - 1);
+        /** The id of {@code buf[from, to)}, whose polynomial hash is {@code h}; -1 when absent. */
+        int get(char[] buf, int from, int to, int h) {
+            int slot = spread(h) & (keys.length - 1);
             char[] key;
             while ((key = keys[slot]) != null) {
-                if (Arrays.equals(key, 0, key.length, buf, from, to)) {
+                if (hashes[slot] == h && key.length == to - from && equal(key, buf, from)) {
                     return values[slot];
                 }
                 slot = (slot + 1) & (keys.length - 1);
@@ -325,10 +339,20 @@ final class WordPieceEncoder {
             return -1;
         }
 
+        private static boolean equal(char[] key, char[] buf, int from) {
+            for (int i = 0; i < key.length; i++) {
+                if (key[i] != buf[from + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         private void grow() {
             char[][] oldKeys = keys;
             int[] oldValues = values;
             keys = new char[oldKeys.length * 2][];
+            hashes = new int[oldKeys.length * 2];
             values = new int[oldKeys.length * 2];
             size = 0;
             for (int i = 0; i < oldKeys.length; i++) {
@@ -338,11 +362,7 @@ final class WordPieceEncoder {
             }
         }
 
-        private static int hash(char[] s, int from, int to) {
-            int h = 0;
-            for (int i = from; i < to; i++) {
-                h = 31 * h + s[i];
-            }
+        private static int spread(int h) {
             return h ^ (h >>> 16);
         }
     }

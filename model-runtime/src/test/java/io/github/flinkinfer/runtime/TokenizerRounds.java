@@ -36,7 +36,7 @@ public final class TokenizerRounds {
         while (texts.size() < 10_000) {
             texts.addAll(sample);
         }
-        String longLine = "word ".repeat(2_000) + String.join(" ", sample);
+        String longLine = "word ".repeat(2_000) + String.join(" ", sample.subList(0, Math.min(2_000, sample.size())));
         RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength);
         try (TextTokenizer tok = TextTokenizer.load(card, options);
                 TextTokenizer library = TextTokenizer.load(card, options, false);
