@@ -4,7 +4,8 @@ package io.github.flinkinfer.operators;
 public class InferenceResult {
     public String id;
     public String source;
-    /** The embedding (or class scores for classification models). */
+    /** The embedding (or class scores for classification models); serialized in one block. */
+    @org.apache.flink.api.common.typeinfo.TypeInfo(VectorSerializer.Factory.class)
     public float[] vector;
     public int tokenCount;
     public int originalTokenCount;
