@@ -64,6 +64,7 @@ final class Profiles {
             new String[] {"ai.onnxruntime.", "inference (ONNX Runtime call)"},
             new String[] {"ai.djl.huggingface.", "tokenize"},
             new String[] {"io.github.flinkinfer.runtime.TextTokenizer", "tokenize"},
+            new String[] {"io.github.flinkinfer.runtime.WordPieceEncoder", "tokenize"},
             new String[] {"io.github.flinkinfer.runtime.OnnxModel", "tensor build + pooling"},
             new String[] {"io.github.flinkinfer.runtime.postprocess.", "tensor build + pooling"},
             new String[] {"org.apache.parquet.", "write (Parquet)"},
