@@ -38,6 +38,8 @@ final class WordPieceEncoder {
     private final String[] normalizedAdded;
     /** The ASCII characters an added token starts with (either case): a text without any is never searched. */
     private final boolean[] addedFirstChars = new boolean[128];
+    /** The longest piece of either table: the most prefixes a lookup hashes. */
+    private final int longestPiece;
 
     private WordPieceEncoder(PieceTable starts, PieceTable continuations, int unkId, int maxInputCharsPerWord,
             boolean lowercase, int[] lead, int[] trail, String[] rawAdded, String[] normalizedAdded) {
@@ -50,6 +52,7 @@ final class WordPieceEncoder {
         this.trail = trail;
         this.rawAdded = rawAdded;
         this.normalizedAdded = normalizedAdded;
+        this.longestPiece = Math.max(starts.maxLength, continuations.maxLength);
         for (String s : rawAdded) {
             mark(s);
         }
@@ -199,13 +202,14 @@ final class WordPieceEncoder {
             } else if (c == 0x7F) {
                 continue;
             } else {
-                buf[len++] = lowercase && c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
+                buf[len++] = lowercase ? lowerAscii(c) : c;
             }
         }
         if (mayHoldAdded && holdsAdded(text, buf, len)) {
             return null;
         }
         IntList out = new IntList(lead.length + trail.length + len / 3 + 4);
+        int[] prefixHashes = new int[longestPiece + 1]; // scratch for every word of this text
         out.addAll(lead);
         int i = 0;
         while (i < len) {
@@ -217,10 +221,10 @@ final class WordPieceEncoder {
                 while (end < len && isAlnum(buf[end])) {
                     end++;
                 }
-                word(buf, i, end, out);
+                word(buf, i, end, out, prefixHashes);
                 i = end;
             } else { // punctuation: a word of its own
-                word(buf, i, i + 1, out);
+                word(buf, i, i + 1, out, prefixHashes);
                 i++;
             }
         }
@@ -245,15 +249,17 @@ final class WordPieceEncoder {
         return false;
     }
 
-    /** WordPiece of {@code buf[from, to)}: greedy longest match first, else one unknown token. */
-    private void word(char[] buf, int from, int to, IntList out) {
+    /**
+     * WordPiece of {@code buf[from, to)}: greedy longest match first, else one unknown token;
+     * {@code prefixHashes} is scratch of {@link #longestPiece} + 1 ints.
+     */
+    private void word(char[] buf, int from, int to, IntList out, int[] prefixHashes) {
         if (to - from > maxInputCharsPerWord) {
             out.add(unkId);
             return;
         }
         int mark = out.size();
         int start = from;
-        int[] prefixHashes = new int[Math.min(to - from, Math.max(starts.maxLength, continuations.maxLength)) + 1];
         while (start < to) {
             PieceTable table = start == from ? starts : continuations;
             int longest = Math.min(to - start, table.maxLength);
@@ -285,11 +291,14 @@ final class WordPieceEncoder {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
     }
 
+    private static char lowerAscii(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
+    }
+
     private static String lowerAscii(String s) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            b.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
+            b.append(lowerAscii(s.charAt(i)));
         }
         return b.toString();
     }

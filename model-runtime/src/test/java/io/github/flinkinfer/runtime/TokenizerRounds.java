@@ -42,8 +42,12 @@ public final class TokenizerRounds {
                 TextTokenizer library = TextTokenizer.load(card, options, false);
                 WholeTextEncoder whole = new WholeTextEncoder(card, tok.maxLength())) {
             long ascii = texts.stream().filter(t -> t.chars().allMatch(c -> c < 128)).count();
-            long differ = texts.stream().filter(t -> !java.util.Arrays.equals(tok.encode(t).ids(), library.encode(t).ids())
-                    || tok.encode(t).originalTokenCount() != library.encode(t).originalTokenCount()).count();
+            long differ = texts.stream().filter(t -> {
+                TokenizedText ours = tok.encode(t);
+                TokenizedText theirs = library.encode(t);
+                return !java.util.Arrays.equals(ours.ids(), theirs.ids())
+                        || ours.originalTokenCount() != theirs.originalTokenCount();
+            }).count();
             System.out.printf("%d of %d texts ASCII (the Java WordPiece's); %d differ from the library's ids%n",
                     ascii, texts.size(), differ);
             System.out.printf("model %s, max length %d, %d texts per round (%.1f chars mean), long line %d tokens%n",
