@@ -14,73 +14,70 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Keep-first dedupe after inference (BATCH mode): on the outcomes keyed by id, those of the
- * document with the smallest source position ({@link DeduplicateFunction#comparePositions}) go
- * on, results as the main output and error rows to {@link Outputs#ERRORS}; every other document
- * of the id becomes one {@code duplicate_id} row naming the kept position, and its dropped
- * outcomes go to {@link #DROPPED} for the ledger. Nothing before inference waits for the corpus;
- * the price is that duplicates are tokenized and inferred.
+ * Keep-first dedupe after inference (BATCH mode), decided on ids and positions only: on the
+ * position marks and error rows keyed by id, the document with the smallest source position
+ * ({@link DeduplicateFunction#comparePositions}) is kept and its error row (if it failed) goes to
+ * {@link Outputs#ERRORS}; every other document of the id becomes one {@code duplicate_id} row
+ * naming the kept position. The main output is the position of each dropped document that has
+ * no error row, i.e. whose outcome is a result: {@link DuplicateResultFilter} drops those
+ * results before the writers, so the vectors never go through this keyed sort. Dropped error rows
+ * go to {@link #DROPPED} for the ledger.
  *
- * <p>Which document is kept and every row it writes depend only on the positions, not on the
- * order the outcomes arrive in. State per key: the best position's outcomes and the marks of the
- * id's documents (one per duplicate); released when the key ends (BATCH: the timer at the end of
- * the key's sorted records).
+ * <p>Which document is kept and every row written depend only on the positions, not on the order
+ * the outcomes arrive in. State per key: the best position's error row and the marks of the id's
+ * documents (one per duplicate); released when the key ends (BATCH: the timer at the end of the
+ * key's sorted records). An id seen once (the usual case) emits nothing but its own error row.
  */
-public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, DocumentOutcome, InferenceResult> {
-    /** Outcomes of documents dropped as duplicates (their result or error rows are not written). */
+public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, DocumentOutcome, String> {
+    /** Error rows of documents dropped as duplicates (not written). */
     public static final OutputTag<DocumentOutcome> DROPPED =
-            new OutputTag<>("dropped-duplicates", TypeInformation.of(DocumentOutcome.class));
+            new OutputTag<>("dropped-duplicate-errors", TypeInformation.of(DocumentOutcome.class));
 
     private transient ValueState<String> best;
-    private transient ListState<DocumentOutcome> bestOutcomes;
+    private transient ListState<DocumentOutcome> errors;
     private transient ListState<DocumentOutcome> marks;
 
     @Override
     public void open(OpenContext ctx) {
         best = getRuntimeContext().getState(new ValueStateDescriptor<>("best-position", Types.STRING));
-        bestOutcomes = getRuntimeContext().getListState(
-                new ListStateDescriptor<>("best-outcomes", TypeInformation.of(DocumentOutcome.class)));
+        errors = getRuntimeContext().getListState(
+                new ListStateDescriptor<>("error-outcomes", TypeInformation.of(DocumentOutcome.class)));
         marks = getRuntimeContext().getListState(
                 new ListStateDescriptor<>("marks", TypeInformation.of(DocumentOutcome.class)));
     }
 
     @Override
-    public void processElement(DocumentOutcome o, Context ctx, Collector<InferenceResult> out) throws Exception {
+    public void processElement(DocumentOutcome o, Context ctx, Collector<String> out) throws Exception {
+        if (o.result != null) {
+            throw new IllegalArgumentException("results are filtered by DuplicateResultFilter, not keyed: " + o.source);
+        }
         String current = best.value();
         if (current == null) {
             ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
         }
         if (o.isMark()) {
             marks.add(o);
-        }
-        int cmp = current == null ? -1 : DeduplicateFunction.comparePositions(o.source, current);
-        if (cmp < 0) { // a new first document: the outcomes held so far are a duplicate's
-            for (DocumentOutcome dropped : bestOutcomes.get()) {
-                ctx.output(DROPPED, dropped);
+            if (current == null || DeduplicateFunction.comparePositions(o.source, current) < 0) {
+                best.update(o.source);
             }
-            bestOutcomes.clear();
-            best.update(o.source);
-        }
-        if (cmp <= 0) {
-            if (!o.isMark()) {
-                bestOutcomes.add(o);
-            }
-        } else if (!o.isMark()) {
-            ctx.output(DROPPED, o);
+        } else {
+            errors.add(o);
         }
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<InferenceResult> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<String> out) throws Exception {
         String kept = best.value();
         if (kept == null) {
             return;
         }
-        for (DocumentOutcome o : bestOutcomes.get()) {
-            if (o.result != null) {
-                out.collect(o.result);
+        List<String> failed = new ArrayList<>();
+        for (DocumentOutcome e : errors.get()) {
+            failed.add(e.source);
+            if (e.source.equals(kept)) {
+                ctx.output(Outputs.ERRORS, e.error);
             } else {
-                ctx.output(Outputs.ERRORS, o.error);
+                ctx.output(DROPPED, e);
             }
         }
         List<ErrorRecord> duplicates = new ArrayList<>();
@@ -89,6 +86,9 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, Docu
                 ErrorRecord row = m.duplicateRow;
                 row.message = "the record at " + kept + " has the same id and is kept";
                 duplicates.add(row);
+                if (!failed.contains(m.source)) {
+                    out.collect(m.source);
+                }
             }
         }
         duplicates.sort((a, b) -> DeduplicateFunction.comparePositions(a.source, b.source));
@@ -96,7 +96,7 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, Docu
             ctx.output(Outputs.ERRORS, row);
         }
         best.clear();
-        bestOutcomes.clear();
+        errors.clear();
         marks.clear();
     }
 }

@@ -1,6 +1,7 @@
 package io.github.flinkinfer.operators;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,18 +11,21 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keep-first after inference in Flink's keyed harness: the document with the smallest position
- * keeps its outcome (a result or an error row) whatever order the outcomes arrive in, each other
- * document becomes one duplicate_id row as the dedupe before tokenization wrote it, and the
- * dropped outcomes are handed to the ledger.
+ * Keep-first after inference in Flink's harnesses: the ids pass ({@link KeepFirstOutcomesFunction},
+ * keyed, on marks and error rows) and the result filter ({@link DuplicateResultFilter}, its
+ * dropped positions broadcast). The document with the smallest position keeps its outcome (a
+ * result or an error row) whatever order the outcomes arrive in, each other document becomes one
+ * duplicate_id row as the dedupe before tokenization wrote it, and the dropped outcomes are
+ * handed to the ledger.
  */
 class KeepFirstOutcomesFunctionTest {
 
-    static KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, InferenceResult> opened() throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, InferenceResult>(
+    static KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, String> opened() throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, String>(
                 new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()), o -> o.id, Types.STRING);
         h.open();
         return h;
@@ -56,21 +60,43 @@ class KeepFirstOutcomesFunctionTest {
     record Run(List<String> kept, List<String> errors, List<String> dropped) {}
 
     static Run run(List<DocumentOutcome> outcomes) throws Exception {
+        List<String> droppedPositions;
+        List<String> errors;
+        List<String> dropped = new ArrayList<>();
         try (var h = opened()) {
             for (DocumentOutcome o : outcomes) {
-                h.processElement(o, 0);
+                if (o.result == null) {
+                    h.processElement(o, 0);
+                }
             }
             assertThat(h.extractOutputValues()).isEmpty(); // held until the key ends
             h.processWatermark(Long.MAX_VALUE);
-            List<String> kept = h.extractOutputValues().stream().map(r -> r.id + "@" + r.source).sorted().toList();
-            List<String> errors = h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue)
+            droppedPositions = h.extractOutputValues();
+            errors = h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue)
                     .map(e -> e.id + "@" + e.source + " " + e.reason + " " + e.message + " " + e.inputLength
                             + " " + e.inputSha256)
                     .sorted().toList();
             var droppedOut = h.getSideOutput(KeepFirstOutcomesFunction.DROPPED);
-            List<String> dropped = droppedOut == null ? List.of() : droppedOut.stream().map(StreamRecord::getValue)
-                    .map(o -> o.source + (o.result != null ? " result" : " " + o.error.reason)).sorted().toList();
-            return new Run(kept, errors, dropped);
+            if (droppedOut != null) {
+                droppedOut.stream().map(StreamRecord::getValue).forEach(o -> dropped.add(o.source + " " + o.error.reason));
+            }
+        }
+        try (var f = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
+                new DuplicateResultFilter(), DuplicateResultFilter.POSITIONS)) {
+            for (String position : droppedPositions) {
+                f.processBroadcastElement(position, 0);
+            }
+            for (DocumentOutcome o : outcomes) {
+                if (o.result != null) {
+                    f.processElement(o.result, 0);
+                }
+            }
+            List<String> kept = f.extractOutputValues().stream().map(r -> r.id + "@" + r.source).sorted().toList();
+            var droppedResults = f.getSideOutput(DuplicateResultFilter.DROPPED);
+            if (droppedResults != null) {
+                droppedResults.stream().map(StreamRecord::getValue).forEach(r -> dropped.add(r.source + " result"));
+            }
+            return new Run(kept, errors, dropped.stream().sorted().toList());
         }
     }
 
@@ -95,6 +121,27 @@ class KeepFirstOutcomesFunctionTest {
             List<DocumentOutcome> shuffled = new ArrayList<>(corpus());
             Collections.shuffle(shuffled, random);
             assertThat(run(shuffled)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void anIdSeenOnceBroadcastsNothing() throws Exception {
+        try (var h = opened()) {
+            h.processElement(DocumentOutcome.mark(new Document("b", "only", "f:1")), 0);
+            h.processElement(failed("c", "f:2", ErrorReason.TOO_LONG), 0);
+            h.processElement(DocumentOutcome.mark(new Document("c", "too long", "f:2")), 0);
+            h.processWatermark(Long.MAX_VALUE);
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(h.getSideOutput(Outputs.ERRORS)).extracting(r -> r.getValue().reason)
+                    .containsExactly(ErrorReason.TOO_LONG.code());
+        }
+    }
+
+    @Test
+    void resultsAreNotKeyed() throws Exception {
+        try (var h = opened()) {
+            assertThatThrownBy(() -> h.processElement(result("a", "f:1"), 0))
+                    .hasMessageContaining("DuplicateResultFilter");
         }
     }
 

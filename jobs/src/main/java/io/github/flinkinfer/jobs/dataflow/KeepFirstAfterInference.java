@@ -5,6 +5,7 @@ import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.DocumentOutcome;
+import io.github.flinkinfer.operators.DuplicateResultFilter;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.KeepFirstOutcomesFunction;
@@ -18,14 +19,16 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
+import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 
 /**
  * BATCH keep-first without holding inference back: the documents reach tokenize and inference
  * over a pipelined rebalance (one pipelined region with the source, so inference starts with
- * the first records, whatever the corpus size), and the per-document outcomes are deduplicated
- * after inference by {@link KeepFirstOutcomesFunction} (same document kept, same rows, as the
- * dedupe before tokenization). Incremental, chunked and tokenize-parallel runs keep {@link
+ * the first records, whatever the corpus size), and the documents are deduplicated after
+ * inference on their ids and positions ({@link KeepFirstOutcomesFunction}; same document kept,
+ * same rows, as the dedupe before tokenization), the results filtered by the dropped positions
+ * ({@link DuplicateResultFilter}) without a key or a sort. Incremental, chunked and tokenize-parallel runs keep {@link
  * io.github.flinkinfer.operators.DeduplicateFunction} before tokenization (docs/errors.md).
  */
 final class KeepFirstAfterInference {
@@ -53,10 +56,13 @@ final class KeepFirstAfterInference {
     }
 
     /**
-     * Keys every document's outcome by id: {@code marks} (one per document), tokenize errors,
-     * the results and inference errors of {@code inference}. Adds the kept error rows and the
-     * duplicate rows to {@code errors}, tallies dropped duplicates that reached the model, and
-     * returns the kept results.
+     * Keeps the first document of each id without sorting the vectors: {@code marks} (one per
+     * document), tokenize errors and inference errors are keyed by id ({@link
+     * KeepFirstOutcomesFunction}), which writes the kept error rows and one duplicate row per other
+     * document to {@code errors} and broadcasts the dropped documents' positions; the results of
+     * {@code inference} reach {@link DuplicateResultFilter} over a blocking forward exchange and
+     * wait there until every position has arrived. Tallies dropped duplicates that reached the
+     * model; returns the kept results.
      */
     static DataStream<InferenceResult> dedupe(DataStream<DocumentOutcome> marks,
             DataStream<ErrorRecord> tokenizeErrors, SingleOutputStreamOperator<InferenceResult> inference,
@@ -65,21 +71,36 @@ final class KeepFirstAfterInference {
         DataStream<DocumentOutcome> outcomes = marks
                 .union(tokenizeErrors.map(DocumentOutcome::of).returns(type).name("tokenize-error-outcomes"))
                 .union(inference.getSideOutput(Outputs.ERRORS).map(DocumentOutcome::of).returns(type)
-                        .name("inference-error-outcomes"))
-                .union(inference.map(DocumentOutcome::of).returns(type).name("result-outcomes"));
-        SingleOutputStreamOperator<InferenceResult> kept = outcomes
+                        .name("inference-error-outcomes"));
+        SingleOutputStreamOperator<String> droppedPositions = outcomes
                 .keyBy(o -> o.id, Types.STRING)
                 .process(new KeepFirstOutcomesFunction())
-                .returns(TypeInformation.of(InferenceResult.class))
+                .returns(Types.STRING)
                 .name("keep-first-ids")
                 .uid("keep-first-ids");
-        errors.add(kept.getSideOutput(Outputs.ERRORS));
-        accounting.tally(kept.getSideOutput(KeepFirstOutcomesFunction.DROPPED), "dropped-duplicates",
-                (l, o) -> {
+        errors.add(droppedPositions.getSideOutput(Outputs.ERRORS));
+        accounting.tally(droppedPositions.getSideOutput(KeepFirstOutcomesFunction.DROPPED),
+                "dropped-duplicate-errors", (l, o) -> {
                     if (o.reachedModel()) {
-                        l.addDuplicateInferred(o.result != null);
+                        l.addDuplicateInferred(false);
                     }
                 });
+        // blocking whatever execution.batch-shuffle-mode says: the filter reads every position
+        // before the first result, so a pipelined edge would hold inference (and the marks) back
+        DataStream<InferenceResult> results = new DataStream<>(inference.getExecutionEnvironment(),
+                new PartitionTransformation<>(inference.getTransformation(), new ForwardPartitioner<>(),
+                        StreamExchangeMode.BATCH));
+        SingleOutputStreamOperator<InferenceResult> kept = results
+                .connect(droppedPositions.broadcast(DuplicateResultFilter.POSITIONS))
+                .process(new DuplicateResultFilter())
+                .returns(TypeInformation.of(InferenceResult.class))
+                .name("drop-duplicate-results")
+                .uid("drop-duplicate-results");
+        if (inference.getParallelism() > 0) { // forward: the same subtasks as inference
+            kept.setParallelism(inference.getParallelism());
+        }
+        accounting.tally(kept.getSideOutput(DuplicateResultFilter.DROPPED), "dropped-duplicate-results",
+                (l, r) -> l.addDuplicateInferred(true));
         return kept;
     }
 }
