@@ -1,17 +1,25 @@
 package io.github.flinkinfer.operators;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
 /**
- * What one document of the corpus came to, as {@link KeepFirstOutcomesFunction} keys it by id
- * after inference: its position mark (the duplicate row it would become), a result row, or an
- * error row of tokenization or inference. A Flink POJO: exactly one of the three is set.
+ * What {@link KeepFirstOutcomesFunction} keys by id after inference for one document of the
+ * corpus: its position mark, or an error row of tokenization or inference (results are not keyed:
+ * {@link DuplicateResultFilter}). A Flink POJO kept small, since there is one mark per document:
+ * id, position, and the input's length and sha256 (raw bytes) for the {@code duplicate_id} row it
+ * becomes if another document of its id is kept.
  */
 public class DocumentOutcome {
     public String id;
     /** The document's position, {@code <path>:<line>}. */
     public String source;
-    /** Set on the mark: the {@code duplicate_id} row (length and sha256 of the input, no message yet). */
-    public ErrorRecord duplicateRow;
-    public InferenceResult result;
+    /** On a mark: the input's length in characters (-1 without a text). */
+    public long inputLength = -1;
+    /** On a mark: sha256 of the input's UTF-8 bytes (empty without a text); null on an error row. */
+    public byte[] inputSha256;
     public ErrorRecord error;
 
     public DocumentOutcome() {}
@@ -21,15 +29,16 @@ public class DocumentOutcome {
         DocumentOutcome o = new DocumentOutcome();
         o.id = doc.id;
         o.source = doc.source;
-        o.duplicateRow = ErrorRecord.of(doc.id, doc.source, ErrorReason.DUPLICATE_ID, null, 1).withInput(doc.text);
-        return o;
-    }
-
-    public static DocumentOutcome of(InferenceResult result) {
-        DocumentOutcome o = new DocumentOutcome();
-        o.id = result.id;
-        o.source = result.source;
-        o.result = result;
+        if (doc.text == null) {
+            o.inputSha256 = new byte[0];
+        } else {
+            o.inputLength = doc.text.length();
+            try {
+                o.inputSha256 = MessageDigest.getInstance("SHA-256").digest(doc.text.getBytes(StandardCharsets.UTF_8));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         return o;
     }
 
@@ -42,11 +51,24 @@ public class DocumentOutcome {
     }
 
     public boolean isMark() {
-        return duplicateRow != null;
+        return inputSha256 != null;
     }
 
-    /** Whether the document reached the model: a result, or an error of inference or later. */
+    /**
+     * The {@code duplicate_id} row of this mark's document, {@code keptAt} being the kept
+     * document's position: the row the dedupe before tokenization writes (length and sha256 of
+     * the input, never the input).
+     */
+    public ErrorRecord duplicateRow(String keptAt) {
+        ErrorRecord row = ErrorRecord.of(id, source, ErrorReason.DUPLICATE_ID,
+                "the record at " + keptAt + " has the same id and is kept", 1);
+        row.inputLength = inputLength;
+        row.inputSha256 = inputSha256.length == 0 ? null : HexFormat.of().formatHex(inputSha256);
+        return row;
+    }
+
+    /** Whether an error row's document reached the model: an error of inference or later. */
     public boolean reachedModel() {
-        return result != null || (error != null && !ErrorRecord.TOKENIZE.equals(error.stage));
+        return error != null && !ErrorRecord.TOKENIZE.equals(error.stage);
     }
 }

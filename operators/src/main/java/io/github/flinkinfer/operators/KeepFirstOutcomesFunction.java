@@ -48,9 +48,6 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, Docu
 
     @Override
     public void processElement(DocumentOutcome o, Context ctx, Collector<String> out) throws Exception {
-        if (o.result != null) {
-            throw new IllegalArgumentException("results are filtered by DuplicateResultFilter, not keyed: " + o.source);
-        }
         String current = best.value();
         if (current == null) {
             ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
@@ -83,9 +80,7 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, Docu
         List<ErrorRecord> duplicates = new ArrayList<>();
         for (DocumentOutcome m : marks.get()) {
             if (!m.source.equals(kept)) {
-                ErrorRecord row = m.duplicateRow;
-                row.message = "the record at " + kept + " has the same id and is kept";
-                duplicates.add(row);
+                duplicates.add(m.duplicateRow(kept));
                 if (!failed.contains(m.source)) {
                     out.collect(m.source);
                 }

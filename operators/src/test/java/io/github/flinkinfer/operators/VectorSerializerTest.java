@@ -66,18 +66,17 @@ class VectorSerializerTest {
         r.source = "file:/c.jsonl:0";
         r.vector = ODD;
         r.tokenCount = 7;
-        TypeSerializer<DocumentOutcome> outcomes =
-                TypeInformation.of(DocumentOutcome.class).createSerializer(new SerializerConfigImpl());
+        TypeSerializer<InferenceResult> results = info.createSerializer(new SerializerConfigImpl());
         DataOutputSerializer out = new DataOutputSerializer(256);
-        outcomes.serialize(DocumentOutcome.of(r), out);
-        DocumentOutcome back = outcomes.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
-        assertThat(back.result.id).isEqualTo("doc-1");
-        assertThat(back.result.tokenCount).isEqualTo(7);
-        assertThat(bits(back.result.vector)).isEqualTo(bits(ODD));
+        results.serialize(r, out);
+        InferenceResult back = results.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertThat(back.id).isEqualTo("doc-1");
+        assertThat(back.tokenCount).isEqualTo(7);
+        assertThat(bits(back.vector)).isEqualTo(bits(ODD));
         r.vector = null; // a result without a vector still travels
         out.clear();
-        outcomes.serialize(DocumentOutcome.of(r), out);
-        assertThat(outcomes.deserialize(new DataInputDeserializer(out.getCopyOfBuffer())).result.vector).isNull();
+        results.serialize(r, out);
+        assertThat(results.deserialize(new DataInputDeserializer(out.getCopyOfBuffer())).vector).isNull();
     }
 
     private static float[] random(int n) {
