@@ -20,6 +20,8 @@ card=$root/bench/build/fixture-model/card.json
 [[ -f $card ]] || bash "$root/bench/fixture/build-fixture-model.sh"
 opts=$(cat "$root/jobs/target/launcher/jvm.options")
 basecp=$base/jobs/target/classes:$(cat "$base/jobs/target/cp.txt")
+basemain=io.github.flinkinfer.jobs.Main # before the packages by role (ebd54ee); later builds: jobs.cli.Main
+[[ -f $base/jobs/target/classes/io/github/flinkinfer/jobs/cli/Main.class ]] && basemain=io.github.flinkinfer.jobs.cli.Main
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run() { # name, command...
@@ -34,7 +36,7 @@ run() { # name, command...
 extra=("$@")
 echo "corpus $corpus ($(wc -l < "$corpus") docs), $rounds rounds, extra flags: ${extra[*]:-none}; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$rounds"); do
-    (cd "$base" && run "base$r" java $opts -cp "$basecp" io.github.flinkinfer.jobs.Main)
+    (cd "$base" && run "base$r" java $opts -cp "$basecp" "$basemain")
     run "main$r" "$root/bin/flink-inference"
 done
 echo "load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
