@@ -73,6 +73,14 @@ public class BatchMetrics {
      * the tokenizer ran in another JVM. Not part of {@code modelLoadMs}.
      */
     public long tokenizerLoadMs;
+    /**
+     * The TaskManager process's CPU time when this batch's results were handed on (ms, all its
+     * threads; -1 unknown), the process ({@code pid@host}) and its cores: the bound line's
+     * TaskManager CPU load (docs/measurement.md).
+     */
+    public long processCpuMs = -1;
+    public String process;
+    public int processCores;
     /** Price of this subtask per hour under the run's cost model. */
     public double subtaskPricePerHour;
     /** This batch's busy cost: {@code totalMs} × the subtask's price. */

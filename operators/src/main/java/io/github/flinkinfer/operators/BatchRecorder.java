@@ -3,6 +3,7 @@ package io.github.flinkinfer.operators;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.metrics.CostModel;
 import io.github.flinkinfer.operators.metrics.InferenceMetrics;
+import io.github.flinkinfer.operators.metrics.ProcessCpu;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.LoadTimes;
 import io.github.flinkinfer.runtime.ModelRuntime;
@@ -85,6 +86,9 @@ final class BatchRecorder {
             m.tokenizerLoadMs = TokenizerLoads.take(m.model, subtask.index());
             loadReported = true;
         }
+        m.processCpuMs = ProcessCpu.millis();
+        m.process = ProcessCpu.PROCESS;
+        m.processCores = ProcessCpu.cores();
         m.subtaskPricePerHour = costModel.subtaskPricePerHour(onGpu);
         m.costBusy = costModel.cost(m.totalMs, onGpu);
         m.referencePricePer1MTokens = costModel.referencePricePer1MTokens();

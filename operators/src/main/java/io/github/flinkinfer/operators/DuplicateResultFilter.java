@@ -17,9 +17,9 @@ import org.apache.flink.util.OutputTag;
  * results need neither a key nor a sort: they reach this filter over a forward exchange, in the
  * order inference wrote them.
  *
- * <p>Memory: the dropped positions that have not met their result yet, in every subtask (an
- * exact set of strings, about 100 bytes per duplicate that reached the model; none for a corpus
- * without duplicate ids). A match is removed, so the set only shrinks once results flow.
+ * <p>Memory: every subtask receives every dropped position (broadcast) and holds those its own
+ * results have not matched yet: an exact set of strings, about 130 bytes per duplicate with a
+ * result for 50-character positions, none for a corpus without duplicate ids (docs/errors.md).
  */
 public class DuplicateResultFilter extends BroadcastProcessFunction<InferenceResult, String, InferenceResult> {
     /** The broadcast descriptor Flink asks for; the positions are held in {@link #dropped}, not in it. */

@@ -22,10 +22,18 @@ import java.util.TreeSet;
  *     inference subtasks, plus tokenize subtasks when they are their own)
  * @param threadBusy chained only: Σ (tokenize + tensor + inference + post + write) ÷ (window ×
  *     inference subtasks); 0 otherwise
- * @param bound {@code device-bound}, {@code host-bound (<stage>)} or {@code upstream-bound}
+ * @param inBatches Σ the inference subtasks' batch wall times ({@code totalMs}: phases, waits for
+ *     a shared device and the model call's untimed host side) ÷ (window × inference subtasks), at
+ *     most 1: near 1, the subtasks never waited for input
+ * @param processCpu the busiest TaskManager's CPU over its batch window: its process CPU time
+ *     from its first to its last batch end ÷ (that span × its cores); -1 unknown
+ * @param processCores that TaskManager's cores
+ * @param bound {@code device-bound}, {@code host-bound (<stage>)}, {@code host-bound (CPU)} or
+ *     {@code upstream-bound}
  */
 public record RunBound(double windowMs, int devices, double deviceBusy, Map<String, Double> hostLoads,
-        double hostBusy, boolean tokenizeChained, double threadBusy, String bound) {
+        double hostBusy, boolean tokenizeChained, double threadBusy, double inBatches, double processCpu,
+        int processCores, String bound) {
     /** Device busy at or above this: the device is what bounds the run. */
     public static final double DEVICE_BOUND = 0.8;
     /**
@@ -35,6 +43,14 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
      * limited the simulated device showed 33–56% (docs/benchmarks/device-sim.md).
      */
     public static final double HOST_BOUND = 0.25;
+    /**
+     * A TaskManager's cores busy at or above this while its device waits and no timed stage is:
+     * the host's CPU bounds the run, spent where no stage timer looks (reading, parsing, the
+     * exchanges' serialization, the model call's host side). Below 100% because threads that
+     * hand work to each other never keep every core busy: on the 2-core machine a simulated
+     * device starved this way showed 79–81% (docs/benchmarks/device-sim.md).
+     */
+    public static final double CPU_BOUND = 0.75;
 
     /** The bound of a run whose tokenize ran at {@code tokenizeParallelism} subtasks (0 = chained). */
     public static RunBound of(RunLedger l, int tokenizeParallelism) {
@@ -62,6 +78,8 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
                 + phase(l, "writeMs")) / (window * (inference + (chained ? 0 : tokenizers)));
         double thread = chained ? (phase(l, "tokenizeMs") + phase(l, "tensorMs") + phase(l, "inferenceMs")
                 + phase(l, "postprocessMs") + phase(l, "writeMs")) / (window * inference) : 0;
+        double[] cpu = busiestProcess(l);
+        double inBatches = Math.min(1, l.subtasks.values().stream().mapToDouble(x -> x.busyMs).sum() / (window * inference));
         String top = loads.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
                 .orElse("tokenize");
         String bound;
@@ -71,10 +89,45 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
             bound = "device-bound";
         } else if (loads.get(top) >= HOST_BOUND || host >= HOST_BOUND || thread >= DEVICE_BOUND) {
             bound = "host-bound (" + top + ")";
+        } else if (cpu[0] >= CPU_BOUND) {
+            bound = "host-bound (CPU: the TaskManager's cores are busy outside the timed stages)";
+        } else if (inBatches >= DEVICE_BOUND) {
+            bound = "call-bound (the inference subtasks are always in a batch, outside its timed phases: "
+                    + "waiting for a shared device, or the model call's host side)";
         } else {
             bound = "upstream-bound (read, parse, shuffle: no stage from tokenize on is busy)";
         }
-        return new RunBound(window, devices, deviceBusy, loads, host, chained, thread, bound);
+        return new RunBound(window, devices, deviceBusy, loads, host, chained, thread, inBatches, cpu[0], (int) cpu[1], bound);
+    }
+
+    /**
+     * [CPU load, cores] of the busiest TaskManager process: its CPU ms between the earliest and
+     * the latest batch end its lanes sampled ÷ (that span × its cores); [-1, 0] without samples.
+     */
+    private static double[] busiestProcess(RunLedger l) {
+        Map<String, long[]> spans = new LinkedHashMap<>(); // process -> first cpu, last cpu, first end, last end, cores
+        for (RunLedger.Lane x : l.subtasks.values()) {
+            if (x.process == null || x.processCpuFirstMs < 0 || x.batches == 0) {
+                continue;
+            }
+            long[] s = spans.computeIfAbsent(x.process,
+                    p -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, 1});
+            s[0] = Math.min(s[0], x.processCpuFirstMs);
+            s[1] = Math.max(s[1], x.processCpuLastMs);
+            s[2] = Math.min(s[2], x.processCpuFirstAt);
+            s[3] = Math.max(s[3], x.lastBatchEnd);
+            s[4] = Math.max(s[4], x.processCores);
+        }
+        double[] busiest = {-1, 0};
+        for (long[] s : spans.values()) {
+            if (s[3] > s[2]) {
+                double load = Math.min(1, (s[1] - s[0]) / (double) ((s[3] - s[2]) * s[4]));
+                if (load > busiest[0]) {
+                    busiest = new double[] {load, s[4]};
+                }
+            }
+        }
+        return busiest;
     }
 
     private static double phase(RunLedger l, String name) {
@@ -90,6 +143,11 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
         s.append(String.format(Locale.ROOT, "; host threads %.0f%% busy", 100 * hostBusy));
         s.append(tokenizeChained ? String.format(Locale.ROOT, " (tokenize chained with inference, thread busy %.0f%%)",
                 100 * threadBusy) : " (tokenize in its own subtasks)");
+        s.append(String.format(Locale.ROOT, "; in batches %.0f%%", 100 * inBatches));
+        if (processCpu >= 0) {
+            s.append(String.format(Locale.ROOT, "; TaskManager CPU %.0f%% of %d core%s", 100 * processCpu,
+                    processCores, processCores == 1 ? "" : "s"));
+        }
         s.append(String.format(Locale.ROOT, " over the %.1f s batch window, %d device%s", windowMs / 1000, devices,
                 devices == 1 ? "" : "s"));
         return s.toString();

@@ -78,9 +78,80 @@ class RunBoundTest {
 
     @Test
     void nothingBusyFromTokenizeOnPointsUpstream() {
-        RunBound b = RunBound.of(ledger(batch(0, "cuda:0", 100, 200, 20), batch(1, "cuda:1", 100, 200, 20)), 2);
+        // two 300 ms batches per subtask in a 1 s window: the subtasks waited for input 40% of it
+        BatchMetrics a = batch(0, "cuda:0", 50, 100, 10);
+        BatchMetrics a2 = batch(0, "cuda:0", 50, 100, 10);
+        BatchMetrics b2 = batch(1, "cuda:1", 50, 100, 10);
+        BatchMetrics b3 = batch(1, "cuda:1", 50, 100, 10);
+        a.totalMs = a2.totalMs = b2.totalMs = b3.totalMs = 300;
+        a2.startedAtMillis = b3.startedAtMillis = 10_700;
+        RunBound b = RunBound.of(ledger(a, a2, b2, b3), 2);
         assertThat(b.hostBusy()).isLessThan(RunBound.HOST_BOUND);
+        assertThat(b.inBatches()).isCloseTo(0.6, within(1e-9));
         assertThat(b.bound()).startsWith("upstream-bound");
+    }
+
+    @Test
+    void subtasksAlwaysInABatchWaitOnTheCallNotUpstream() {
+        // the simulated device at 400k tokens/s: two subtasks share one device's stream, every
+        // batch's wall is mostly the wait for the other's call (in no phase), nothing is input-starved
+        RunBound b = RunBound.of(ledger(batch(0, "cuda:0", 50, 370, 20), batch(1, "cuda:0", 50, 370, 20)), 0);
+        assertThat(b.deviceBusy()).isLessThan(RunBound.DEVICE_BOUND);
+        assertThat(b.inBatches()).isEqualTo(1.0);
+        assertThat(b.bound()).startsWith("call-bound");
+        assertThat(b.line()).contains("; in batches 100%");
+    }
+
+    /** {@code m} ended when its TaskManager {@code process} (2 cores) had used {@code cpuMs} of CPU. */
+    static BatchMetrics sampled(BatchMetrics m, String process, long cpuMs) {
+        m.process = process;
+        m.processCores = 2;
+        m.processCpuMs = cpuMs;
+        return m;
+    }
+
+    @Test
+    void aTaskManagerWhoseCoresAreBusyOutsideTheStagesIsHostBoundByCpu() {
+        // the simulated device at 400k tokens/s on 2 cores: every stage looks idle, the device
+        // waits, and the process used 3.4 of the 4 core-seconds between the batch ends it sampled
+        BatchMetrics a1 = sampled(batch(0, "cuda:0", 50, 380, 20), "1@tm", 1_000);
+        BatchMetrics a2 = sampled(batch(0, "cuda:0", 50, 380, 20), "1@tm", 4_400);
+        a2.startedAtMillis = 12_000; // ends at 13,000: 2 s after a1's end
+        BatchMetrics b = sampled(batch(1, "cuda:0", 50, 380, 20), "1@tm", 2_000);
+        RunBound bound = RunBound.of(ledger(a1, a2, b), 0);
+        assertThat(bound.hostBusy()).isLessThan(RunBound.HOST_BOUND);
+        assertThat(bound.processCpu()).isCloseTo(3_400 / (2_000.0 * 2), within(1e-9));
+        assertThat(bound.bound()).isEqualTo("host-bound (CPU: the TaskManager's cores are busy outside the timed stages)");
+        assertThat(bound.line()).contains("; TaskManager CPU 85% of 2 cores over the");
+
+        // the same run on a TaskManager with idle cores, subtasks waiting for input: upstream
+        a2.processCpuMs = 2_000;
+        a1.totalMs = a2.totalMs = b.totalMs = 200;
+        a1.startedAtMillis = b.startedAtMillis = 10_800; // a1 and b end at 11,000 as before
+        a2.startedAtMillis = 12_800; // and a2 at 13,000
+        RunBound idle = RunBound.of(ledger(a1, a2, b), 0);
+        assertThat(idle.processCpu()).isCloseTo(0.25, within(1e-9));
+        assertThat(idle.bound()).startsWith("upstream-bound");
+    }
+
+    @Test
+    void theBusiestTaskManagerCounts() {
+        BatchMetrics tm1 = sampled(batch(0, "cuda:0", 50, 300, 20), "1@a", 0);
+        BatchMetrics tm1Later = sampled(batch(0, "cuda:0", 50, 300, 20), "1@a", 1_900);
+        tm1Later.startedAtMillis = 11_000;
+        BatchMetrics tm2 = sampled(batch(1, "cuda:1", 50, 300, 20), "2@b", 0);
+        BatchMetrics tm2Later = sampled(batch(1, "cuda:1", 50, 300, 20), "2@b", 400);
+        tm2Later.startedAtMillis = 11_000;
+        RunBound bound = RunBound.of(ledger(tm1, tm1Later, tm2, tm2Later), 0);
+        assertThat(bound.processCpu()).isCloseTo(0.95, within(1e-9));
+        assertThat(bound.processCores()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutCpuSamplesTheLineSaysNothingOfIt() {
+        RunBound b = RunBound.of(ledger(batch(0, "cpu", 50, 900, 20)), 0);
+        assertThat(b.processCpu()).isEqualTo(-1);
+        assertThat(b.line()).doesNotContain("TaskManager CPU");
     }
 
     @Test

@@ -136,6 +136,13 @@ public final class RunLedger {
         public double qualityMin = 1.0;
         /** [start, end, items] epoch millis of its batches, adjacent ones merged to stay bounded. */
         public List<double[]> segments = new ArrayList<>();
+        /** Its TaskManager process ({@code pid@host}), that process's cores, and its CPU ms at this lane's first and last batch end (-1 unknown). */
+        public String process;
+        public int processCores;
+        public long processCpuFirstMs = -1;
+        public long processCpuLastMs = -1;
+        /** Epoch millis of the batch end at which {@link #processCpuFirstMs} was sampled. */
+        public long processCpuFirstAt;
 
         void add(BatchMetrics m) {
             long opened = m.subtaskOpenedAtMillis > 0 ? m.subtaskOpenedAtMillis : m.startedAtMillis;
@@ -160,6 +167,15 @@ public final class RunLedger {
             if (m.device != null) {
                 device = m.device;
                 deviceRequested = m.deviceRequested;
+            }
+            if (m.processCpuMs >= 0) {
+                process = m.process;
+                processCores = m.processCores;
+                if (processCpuFirstMs < 0 || m.processCpuMs < processCpuFirstMs) {
+                    processCpuFirstMs = m.processCpuMs;
+                    processCpuFirstAt = m.startedAtMillis + (long) m.totalMs;
+                }
+                processCpuLastMs = Math.max(processCpuLastMs, m.processCpuMs);
             }
             long end = m.startedAtMillis + (long) m.totalMs;
             firstBatchAt = batches == 0 ? m.startedAtMillis : Math.min(firstBatchAt, m.startedAtMillis);
@@ -187,6 +203,15 @@ public final class RunLedger {
             modelLoads.addAll(o.modelLoads);
             firstBatchAt = batches == 0 ? o.firstBatchAt : o.batches == 0 ? firstBatchAt : Math.min(firstBatchAt, o.firstBatchAt);
             lastBatchEnd = Math.max(lastBatchEnd, o.lastBatchEnd);
+            if (o.processCpuFirstMs >= 0) {
+                process = o.process;
+                processCores = o.processCores;
+                if (processCpuFirstMs < 0 || o.processCpuFirstMs < processCpuFirstMs) {
+                    processCpuFirstMs = o.processCpuFirstMs;
+                    processCpuFirstAt = o.processCpuFirstAt;
+                }
+                processCpuLastMs = Math.max(processCpuLastMs, o.processCpuLastMs);
+            }
             busyMs += o.busyMs;
             items += o.items;
             failedItems += o.failedItems;
