@@ -30,6 +30,34 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
 
     @Test
     void keepsTheSamePositionsAndWritesTheSameErrorRowsAsTheDedupeBeforeTokenization() throws Exception {
+        Corpus c = writeCorpus();
+        Run after = run("after");
+        Run before = run("before", "--tokenize-parallelism", "2");
+        assertSameDedupe(after, before, c);
+    }
+
+    /**
+     * A cluster that pipelines every BATCH exchange ({@code execution.batch-shuffle-mode:
+     * ALL_EXCHANGES_PIPELINED}) gets the same rows: the result filter's two inputs stay blocking,
+     * so inference is not held back while the filter reads the dropped positions first. (Hybrid
+     * modes keep the dedupe before tokenization: {@code RunOptionsTest}.)
+     */
+    @Test
+    void aPipelinedShuffleModeKeepsTheSameRows() throws Exception {
+        Corpus c = writeCorpus();
+        Run blocking = run("blocking");
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.ExecutionOptions.BATCH_SHUFFLE_MODE,
+                org.apache.flink.api.common.BatchShuffleMode.ALL_EXCHANGES_PIPELINED);
+        Run pipelined = run("pipelined", conf);
+        assertSameDedupe(pipelined, blocking, c);
+        assertThat(blocking.ledgerDuplicatesInferred()).isPositive();
+        assertThat(pipelined.ledgerDuplicatesInferred()).isEqualTo(blocking.ledgerDuplicatesInferred());
+    }
+
+    record Corpus(Path a, Path b, StringBuilder first, StringBuilder second) {}
+
+    private Corpus writeCorpus() throws Exception {
         Path a = Files.createDirectories(tmp.resolve("a")).resolve("docs.jsonl");
         Path b = Files.createDirectories(tmp.resolve("b")).resolve("docs.jsonl");
         StringBuilder first = new StringBuilder();
@@ -48,10 +76,13 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         second.append(line("only-b", "only in b")).append(line("only-b", "twice in b"));
         Files.writeString(a, first.toString());
         Files.writeString(b, second.toString());
+        return new Corpus(a, b, first, second);
+    }
 
-        Run after = run("after");
-        Run before = run("before", "--tokenize-parallelism", "2");
-
+    private static void assertSameDedupe(Run after, Run before, Corpus c) {
+        Path a = c.a();
+        StringBuilder first = c.first();
+        StringBuilder second = c.second();
         assertThat(after.kept()).isEqualTo(before.kept()).containsKey("long-dropped").doesNotContainKey("long-kept");
         assertThat(after.kept().get("id-0")).endsWith("/a/docs.jsonl:1"); // before its copies in a and b
         assertThat(after.kept().get("only-b")).endsWith("/b/docs.jsonl:" + lineOf(second, "only-b", 1));
@@ -106,7 +137,7 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
 
     /** kept: id → position of its row; errors: position → stage/reason (duplicates: + input length, sha256). */
     record Run(Map<String, String> kept, Map<String, String> vectors, Map<String, String> errors,
-            Map<String, String> keptAt, RunSummary summary) {}
+            Map<String, String> keptAt, RunSummary summary, long ledgerDuplicatesInferred) {}
 
     /** Positions of the kept documents: result rows, and error rows that are not duplicates. */
     private static java.util.Set<String> kept(Run r) {
@@ -124,11 +155,21 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
     }
 
     private Run run(String name, String... extra) throws Exception {
+        return run(name, null, extra);
+    }
+
+    /** A run whose environment also gets {@code conf} (as a cluster's config.yaml would), when not null. */
+    private Run run(String name, org.apache.flink.configuration.Configuration conf, String... extra) throws Exception {
         Path out = tmp.resolve(name);
-        RunSummary summary = MiniClusters.embed(Jobs.options(new String[] {
+        var options = Jobs.options(new String[] {
                 "--input", inputs(), "--output", out.toString(),
                 "--run-id", name, "--parallelism", "2", "--max-length", "16", "--overlong", "reject",
-                "--max-error-rate", "1.0"}, extra));
+                "--max-error-rate", "1.0"}, extra);
+        var env = options.environment();
+        if (conf != null) {
+            env.configure(conf);
+        }
+        RunSummary summary = io.github.flinkinfer.jobs.cli.EmbeddingJob.run(options, env);
         var rows = Outputs.embeddings(out);
         Map<String, String> kept = new TreeMap<>();
         Map<String, String> vectors = new TreeMap<>();
@@ -151,6 +192,8 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
                         .replaceAll("^the record at (.*) has the same id and is kept$", "$1"));
             }
         }
-        return new Run(kept, vectors, bySource, keptAt, summary);
+        long inferred = io.github.flinkinfer.operators.ledger.RunLedger.fromJson(
+                Files.readString(out.resolve("ledger-" + name + ".json"))).duplicatesInferred;
+        return new Run(kept, vectors, bySource, keptAt, summary, inferred);
     }
 }

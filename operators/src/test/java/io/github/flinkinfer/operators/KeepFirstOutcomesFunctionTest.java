@@ -1,6 +1,7 @@
 package io.github.flinkinfer.operators;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +11,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,14 +81,16 @@ class KeepFirstOutcomesFunctionTest {
                 droppedOut.stream().map(StreamRecord::getValue).forEach(o -> dropped.add(o.source + " " + o.error.reason));
             }
         }
-        try (var f = ProcessFunctionTestHarnesses.forBroadcastProcessFunction(
-                new DuplicateResultFilter(), DuplicateResultFilter.POSITIONS)) {
+        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(
+                new DuplicateResultFilter())) {
+            f.open();
             for (String position : droppedPositions) {
-                f.processBroadcastElement(position, 0);
+                f.processElement2(position, 0);
             }
+            f.endInput2();
             for (Object o : outcomes) {
                 if (o instanceof InferenceResult r) {
-                    f.processElement(r, 0);
+                    f.processElement1(r, 0);
                 }
             }
             List<String> kept = f.extractOutputValues().stream().map(r -> r.id + "@" + r.source).sorted().toList();
@@ -133,6 +136,19 @@ class KeepFirstOutcomesFunctionTest {
             assertThat(h.extractOutputValues()).isEmpty();
             assertThat(h.getSideOutput(Outputs.ERRORS)).extracting(r -> r.getValue().reason)
                     .containsExactly(ErrorReason.TOO_LONG.code());
+        }
+    }
+
+    @Test
+    void theFilterReadsEveryPositionBeforeAResult() throws Exception {
+        var filter = new DuplicateResultFilter();
+        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(filter)) {
+            f.open();
+            assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.SECOND);
+            f.processElement2("f:10", 0);
+            assertThatThrownBy(() -> f.processElement1(result("a", "f:1"), 0)).hasMessageContaining("before every");
+            f.endInput2();
+            assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.FIRST);
         }
     }
 

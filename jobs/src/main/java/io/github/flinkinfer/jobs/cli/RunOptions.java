@@ -315,7 +315,8 @@ public class RunOptions implements RunSpec.Source {
         KafkaSettings kafkaSettings = kafka.settings();
         return new RunSpec(command, id, model, card, runtime, inputConfig(kafkaSettings),
                 outputConfig(id, kafkaSettings),
-                inferenceConfig(runtime, mode != RuntimeExecutionMode.STREAMING, kafkaSettings), errorBudget(),
+                inferenceConfig(runtime, mode != RuntimeExecutionMode.STREAMING, kafkaSettings, hybridShuffle(env)),
+                errorBudget(),
                 new RunSpec.Execution(mode, parallelism, tokenizeParallelism, checkpointIntervalMillis,
                         progressSeconds, overwrite),
                 new RunSpec.QualityVerdict(quality.floor, quality.meanFloor, quality.referenceFor(model)),
@@ -417,11 +418,25 @@ public class RunOptions implements RunSpec.Source {
      * the run's model runtime settings, which the quality gate's reference model runs with.
      */
     public InferenceConfig inferenceConfig(RuntimeOptions runtime) {
-        return inferenceConfig(runtime, isBatchMode(), kafka.settings());
+        return inferenceConfig(runtime, isBatchMode(), kafka.settings(), false);
     }
 
-    private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode, KafkaSettings kafkaSettings) {
-        return new InferenceConfig(duplicates, batchMode, batchMode && !kafkaSettings.writesKafka(), overlong, index.chunking(),
+    /**
+     * Whether {@code env} shuffles BATCH exchanges the hybrid way ({@code execution.batch-shuffle-mode:
+     * ALL_EXCHANGES_HYBRID_*}): there the keep-first after inference's result filter, which reads
+     * its positions input before its results input, never left INITIALIZING (Flink 2.3), so such
+     * a run keeps the dedupe before tokenization (docs/errors.md).
+     */
+    private static boolean hybridShuffle(StreamExecutionEnvironment env) {
+        var shuffle = env.getConfiguration().get(ExecutionOptions.BATCH_SHUFFLE_MODE);
+        return shuffle == org.apache.flink.api.common.BatchShuffleMode.ALL_EXCHANGES_HYBRID_FULL
+                || shuffle == org.apache.flink.api.common.BatchShuffleMode.ALL_EXCHANGES_HYBRID_SELECTIVE;
+    }
+
+    private InferenceConfig inferenceConfig(RuntimeOptions runtime, boolean batchMode, KafkaSettings kafkaSettings,
+            boolean hybridShuffle) {
+        return new InferenceConfig(duplicates, batchMode, batchMode && !kafkaSettings.writesKafka() && !hybridShuffle,
+                overlong, index.chunking(),
                 index.previousOutput, index.previousRunId, batching(), cost.model(intraOpThreads),
                 quality.gate(runtime, model), overlap, tokenizeParallelism);
     }

@@ -19,8 +19,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
+import org.apache.flink.streaming.runtime.partitioner.BroadcastPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
+import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
 
 /**
  * BATCH keep-first without holding inference back: the documents reach tokenize and inference
@@ -60,9 +62,9 @@ final class KeepFirstAfterInference {
      * document), tokenize errors and inference errors are keyed by id ({@link
      * KeepFirstOutcomesFunction}), which writes the kept error rows and one duplicate row per other
      * document to {@code errors} and broadcasts the dropped documents' positions; the results of
-     * {@code inference} reach {@link DuplicateResultFilter} over a blocking forward exchange and
-     * wait there until every position has arrived. Tallies dropped duplicates that reached the
-     * model; returns the kept results.
+     * {@code inference} reach {@link DuplicateResultFilter} over a blocking forward exchange, the
+     * positions over a blocking broadcast one, and the filter reads every position first. Tallies
+     * dropped duplicates that reached the model; returns the kept results.
      */
     static DataStream<InferenceResult> dedupe(DataStream<DocumentOutcome> marks,
             DataStream<ErrorRecord> tokenizeErrors, SingleOutputStreamOperator<InferenceResult> inference,
@@ -85,16 +87,14 @@ final class KeepFirstAfterInference {
                         l.addDuplicateInferred(false);
                     }
                 });
-        // blocking whatever execution.batch-shuffle-mode says: the filter reads every position
-        // before the first result, so a pipelined edge would hold inference (and the marks) back
-        DataStream<InferenceResult> results = new DataStream<>(inference.getExecutionEnvironment(),
-                new PartitionTransformation<>(inference.getTransformation(), new ForwardPartitioner<>(),
-                        StreamExchangeMode.BATCH));
-        SingleOutputStreamOperator<InferenceResult> kept = results
-                .connect(droppedPositions.broadcast(DuplicateResultFilter.POSITIONS))
-                .process(new DuplicateResultFilter())
-                .returns(TypeInformation.of(InferenceResult.class))
-                .name("drop-duplicate-results")
+        // both blocking whatever execution.batch-shuffle-mode says: the filter reads every
+        // position before the first result, so a pipelined results edge would hold inference
+        // (and the marks) back, and a hybrid one let the filter take slots before its inputs end
+        DataStream<InferenceResult> results = blocking(inference, new ForwardPartitioner<>());
+        DataStream<String> positions = blocking(droppedPositions, new BroadcastPartitioner<>());
+        SingleOutputStreamOperator<InferenceResult> kept = results.connect(positions)
+                .transform("drop-duplicate-results", TypeInformation.of(InferenceResult.class),
+                        new DuplicateResultFilter())
                 .uid("drop-duplicate-results");
         if (inference.getParallelism() > 0) { // forward: the same subtasks as inference
             kept.setParallelism(inference.getParallelism());
@@ -102,5 +102,10 @@ final class KeepFirstAfterInference {
         accounting.tally(kept.getSideOutput(DuplicateResultFilter.DROPPED), "dropped-duplicate-results",
                 (l, r) -> l.addDuplicateInferred(true));
         return kept;
+    }
+
+    private static <T> DataStream<T> blocking(DataStream<T> stream, StreamPartitioner<T> partitioner) {
+        return new DataStream<>(stream.getExecutionEnvironment(),
+                new PartitionTransformation<>(stream.getTransformation(), partitioner, StreamExchangeMode.BATCH));
     }
 }

@@ -21,7 +21,8 @@ import io.github.flinkinfer.operators.metrics.CostModel;
  * @param batchMode BATCH runtime mode (dedupe state needs no expiry); false in STREAMING
  * @param pipelinedToInference BATCH: the documents may reach inference over a pipelined exchange
  *     (Flink's default scheduler; {@code KeepFirstAfterInference}); false when the job writes to
- *     Kafka, whose sinks that path does not support yet (docs/errors.md)
+ *     Kafka, whose sinks that path does not support yet, or shuffles the hybrid way
+ *     (docs/errors.md)
  * @param overlong inputs longer than the max length: truncated or errors
  * @param chunking token windows at tokenization, and doc-level pooling after inference
  * @param previousOutput output directory of an earlier run to reuse; null = infer everything
