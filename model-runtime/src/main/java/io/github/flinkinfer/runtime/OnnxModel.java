@@ -343,33 +343,38 @@ public final class OnnxModel implements ModelRuntime {
                 inputs.put(card.inputs.tokenTypeIds, tensor(typesBuffer, n, shape));
             }
             long t1 = System.nanoTime();
-            if (pinnedWidth > 0) {
-                FloatBuffer states = pinnedOutput(n * pinnedWidth);
-                try (OnnxTensor out = OnnxTensor.createTensor(env, states, new long[] {rows, cols, pinnedWidth});
-                        OrtSession.Result ignored = session.run(inputs, Set.of(), Map.of(card.output, out))) {
-                    long t2 = System.nanoTime();
-                    float[][] vectors = postProcessing.apply(
-                            new ModelOutput.TokenVectors(states, rows, cols, pinnedWidth, lengths));
-                    return new Inference(vectors, t1 - t0, t2 - t1, System.nanoTime() - t2);
-                }
-            }
-            try (OrtSession.Result result = session.run(inputs, outputNames)) {
-                long t2 = System.nanoTime();
-                OnnxTensor out = (OnnxTensor) result.get(0);
-                long[] outShape = out.getInfo().getShape();
-                ModelOutput output = outShape.length == 2
-                        ? new ModelOutput.Vectors(rows(out.getFloatBuffer(), rows, (int) outShape[1]))
-                        : new ModelOutput.TokenVectors(out.getFloatBuffer(), rows, cols,
-                                (int) outShape[outShape.length - 1], lengths);
-                float[][] vectors = postProcessing.apply(output);
-                return new Inference(vectors, t1 - t0, t2 - t1, System.nanoTime() - t2);
-            }
+            ModelOutput output = run(inputs, rows, cols, lengths);
+            long t2 = System.nanoTime();
+            float[][] vectors = postProcessing.apply(output);
+            return new Inference(vectors, t1 - t0, t2 - t1, System.nanoTime() - t2);
         } catch (OrtException | RuntimeException e) {
             throw InferenceException.from(e);
         } catch (OutOfMemoryError e) {
             throw InferenceException.from(e);
         } finally {
             inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    /**
+     * The session run: a [batch, seq, width] token-state output lands in {@link #pinnedOutput}
+     * (ORT writes it there); any other output is copied out of ORT's tensor.
+     */
+    private ModelOutput run(Map<String, OnnxTensor> inputs, int rows, int cols, int[] lengths) throws OrtException {
+        if (pinnedWidth > 0) {
+            FloatBuffer states = pinnedOutput(rows * cols * pinnedWidth);
+            try (OnnxTensor out = OnnxTensor.createTensor(env, states, new long[] {rows, cols, pinnedWidth});
+                    OrtSession.Result ignored = session.run(inputs, Set.of(), Map.of(card.output, out))) {
+                return new ModelOutput.TokenVectors(states, rows, cols, pinnedWidth, lengths);
+            }
+        }
+        try (OrtSession.Result result = session.run(inputs, outputNames)) {
+            OnnxTensor out = (OnnxTensor) result.get(0);
+            long[] outShape = out.getInfo().getShape();
+            return outShape.length == 2
+                    ? new ModelOutput.Vectors(rows(out.getFloatBuffer(), rows, (int) outShape[1]))
+                    : new ModelOutput.TokenVectors(out.getFloatBuffer(), rows, cols,
+                            (int) outShape[outShape.length - 1], lengths);
         }
     }
 

@@ -1,8 +1,6 @@
 package io.github.flinkinfer.operators;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -33,11 +31,7 @@ public class DocumentOutcome {
             o.inputSha256 = new byte[0];
         } else {
             o.inputLength = doc.text.length();
-            try {
-                o.inputSha256 = MessageDigest.getInstance("SHA-256").digest(doc.text.getBytes(StandardCharsets.UTF_8));
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
+            o.inputSha256 = ErrorRecord.sha256(doc.text.getBytes(StandardCharsets.UTF_8));
         }
         return o;
     }

@@ -53,12 +53,17 @@ public class ErrorRecord {
 
     public ErrorRecord withInput(byte[] raw) {
         inputLength = raw.length;
+        inputSha256 = HexFormat.of().formatHex(sha256(raw));
+        return this;
+    }
+
+    /** The sha256 of {@code raw}: the digest {@link #inputSha256} is the hex of. */
+    public static byte[] sha256(byte[] raw) {
         try {
-            inputSha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(raw));
+            return MessageDigest.getInstance("SHA-256").digest(raw);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        return this;
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.github.flinkinfer.operators;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -68,7 +70,7 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<String, Docu
         if (kept == null) {
             return;
         }
-        List<String> failed = new ArrayList<>();
+        Set<String> failed = new HashSet<>(); // positions with an error row: they have no result to drop
         for (DocumentOutcome e : errors.get()) {
             failed.add(e.source);
             if (e.source.equals(kept)) {

@@ -28,8 +28,8 @@ import java.util.TreeSet;
  * @param processCpu the busiest TaskManager's CPU over its batch window: its process CPU time
  *     from its first to its last batch end ÷ (that span × its cores); -1 unknown
  * @param processCores that TaskManager's cores
- * @param bound {@code device-bound}, {@code host-bound (<stage>)}, {@code host-bound (CPU)} or
- *     {@code upstream-bound}
+ * @param bound {@code device-bound}, {@code host-bound (<stage>)}, {@code host-bound (CPU: …)},
+ *     {@code call-bound (…)} or {@code upstream-bound (…)}
  */
 public record RunBound(double windowMs, int devices, double deviceBusy, Map<String, Double> hostLoads,
         double hostBusy, boolean tokenizeChained, double threadBusy, double inBatches, double processCpu,
@@ -100,31 +100,36 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
         return new RunBound(window, devices, deviceBusy, loads, host, chained, thread, inBatches, cpu[0], (int) cpu[1], bound);
     }
 
+    /** One TaskManager process's CPU samples: CPU ms at its earliest and latest batch end, those ends, its cores. */
+    private record CpuSpan(long firstCpuMs, long lastCpuMs, long firstAt, long lastAt, int cores) {
+        CpuSpan with(RunLedger.Lane x) {
+            return new CpuSpan(Math.min(firstCpuMs, x.processCpuFirstMs), Math.max(lastCpuMs, x.processCpuLastMs),
+                    Math.min(firstAt, x.processCpuFirstAt), Math.max(lastAt, x.lastBatchEnd),
+                    Math.max(cores, x.processCores));
+        }
+
+        /** CPU used between the two batch ends ÷ (that span × cores), at most 1; -1 for no span. */
+        double load() {
+            return lastAt > firstAt ? Math.min(1, (lastCpuMs - firstCpuMs) / (double) ((lastAt - firstAt) * cores)) : -1;
+        }
+    }
+
     /**
      * [CPU load, cores] of the busiest TaskManager process: its CPU ms between the earliest and
      * the latest batch end its lanes sampled ÷ (that span × its cores); [-1, 0] without samples.
      */
     private static double[] busiestProcess(RunLedger l) {
-        Map<String, long[]> spans = new LinkedHashMap<>(); // process -> first cpu, last cpu, first end, last end, cores
+        Map<String, CpuSpan> spans = new LinkedHashMap<>();
         for (RunLedger.Lane x : l.subtasks.values()) {
-            if (x.process == null || x.processCpuFirstMs < 0 || x.batches == 0) {
-                continue;
+            if (x.process != null && x.processCpuFirstMs >= 0 && x.batches > 0) {
+                spans.merge(x.process, new CpuSpan(x.processCpuFirstMs, x.processCpuLastMs, x.processCpuFirstAt,
+                        x.lastBatchEnd, Math.max(1, x.processCores)), (a, b) -> a.with(x));
             }
-            long[] s = spans.computeIfAbsent(x.process,
-                    p -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, 1});
-            s[0] = Math.min(s[0], x.processCpuFirstMs);
-            s[1] = Math.max(s[1], x.processCpuLastMs);
-            s[2] = Math.min(s[2], x.processCpuFirstAt);
-            s[3] = Math.max(s[3], x.lastBatchEnd);
-            s[4] = Math.max(s[4], x.processCores);
         }
         double[] busiest = {-1, 0};
-        for (long[] s : spans.values()) {
-            if (s[3] > s[2]) {
-                double load = Math.min(1, (s[1] - s[0]) / (double) ((s[3] - s[2]) * s[4]));
-                if (load > busiest[0]) {
-                    busiest = new double[] {load, s[4]};
-                }
+        for (CpuSpan s : spans.values()) {
+            if (s.load() > busiest[0]) {
+                busiest = new double[] {s.load(), s.cores()};
             }
         }
         return busiest;
