@@ -39,6 +39,40 @@ class PoolingStepTest {
         assertThat(pooled(new MeanPooling(), empty)[0]).containsExactly(0f, 0f);
     }
 
+    /**
+     * Over direct memory (where ORT writes the pinned output), with ragged lengths: the same bits
+     * as summing each real token's floats one {@code get(i)} at a time, in token order.
+     */
+    @Test
+    void meanPoolingOverDirectMemoryGivesTheBitsOfThePlainSum() {
+        int rows = 7, tokens = 33, hidden = 384;
+        java.util.Random random = new java.util.Random(23);
+        FloatBuffer states = java.nio.ByteBuffer.allocateDirect(rows * tokens * hidden * Float.BYTES)
+                .order(java.nio.ByteOrder.nativeOrder()).asFloatBuffer();
+        for (int i = 0; i < states.capacity(); i++) {
+            states.put(i, (float) (random.nextGaussian() * Math.pow(10, random.nextInt(7) - 3)));
+        }
+        int[] lengths = {33, 1, 0, 17, 32, 2, 9};
+        var output = new ModelOutput.TokenVectors(states, rows, tokens, hidden, lengths);
+        float[][] pooled = pooled(new MeanPooling(), output);
+        for (int r = 0; r < rows; r++) {
+            float[] expected = new float[hidden];
+            for (int t = 0; t < lengths[r]; t++) {
+                for (int h = 0; h < hidden; h++) {
+                    expected[h] += states.get(output.rowStart(r) + t * hidden + h);
+                }
+            }
+            float inv = 1f / Math.max(1, lengths[r]);
+            for (int h = 0; h < hidden; h++) {
+                expected[h] *= inv;
+            }
+            for (int h = 0; h < hidden; h++) {
+                assertThat(Float.floatToRawIntBits(pooled[r][h])).as("row %d dim %d", r, h)
+                        .isEqualTo(Float.floatToRawIntBits(expected[h]));
+            }
+        }
+    }
+
     @Test
     void clsPoolingTakesEachInputsFirstToken() {
         assertPoolsTokens(new ClsPooling(), new float[] {1f, 2f}, new float[] {7f, 8f});
