@@ -38,7 +38,11 @@ final class ReportTables {
         b.append("</table>");
         if (t.fromSubmission) {
             b.append("<p class=\"note\">First batch ").append(esc(num(t.firstBatchSeconds)))
-                    .append(" s after submission (the cold start). Times are seconds since submission.");
+                    .append(" s after submission (the cold start); the last batch ended ")
+                    .append(esc(num(t.lastBatchSeconds))).append(" s after it, ")
+                    .append(esc(num(t.endSeconds - t.lastBatchSeconds)))
+                    .append(" s before the job's end (the tail: dedupe after inference, writers, commit).")
+                    .append(" Times are seconds since submission.");
             if (r.clusterStart != null) {
                 b.append(" The embedded cluster took ").append(esc(num(r.clusterStart.seconds())))
                         .append(" s to start, begun while the driver checked the run; it was ready ")

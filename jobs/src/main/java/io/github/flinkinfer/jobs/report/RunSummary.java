@@ -299,6 +299,19 @@ public final class RunSummary {
                 l.tokenizerLoadSeconds));
     }
 
+    /**
+     * The end's mirror of the cold start: from the last batch to the job's end no batch runs (under
+     * keep-first, the dedupe and then every write happen there), and a device would idle.
+     */
+    private void printTail(PrintStream out) {
+        Timeline t = series.timeline;
+        if (t.fromSubmission && t.endSeconds > t.lastBatchSeconds && t.lastBatchSeconds > 0) {
+            out.printf("  tail               %.2f s from the last batch (%.2f s after submission) to the job's end"
+                    + " (%.0f%% of the wall): no batch runs there%n", t.endSeconds - t.lastBatchSeconds,
+                    t.lastBatchSeconds, 100 * (t.endSeconds - t.lastBatchSeconds) / t.endSeconds);
+        }
+    }
+
     public void print(PrintStream out) {
         out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
         if (documents != null) {
@@ -326,6 +339,7 @@ public final class RunSummary {
             out.printf("  bound              %s%n", bound.line());
         }
         printColdStart(out);
+        printTail(out);
         if (afterJob != null) {
             out.printf("  after the job      %.2f s to the report written, %,d KiB allocated by the driver,"
                     + " heap peak %,d MiB (JVM)%n", afterJob.seconds(), afterJob.allocatedBytes() >> 10,

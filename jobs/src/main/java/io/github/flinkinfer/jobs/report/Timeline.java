@@ -24,6 +24,11 @@ public final class Timeline {
     public double endSeconds;
     /** Seconds from time 0 to the start of the first batch: the cold start. */
     public double firstBatchSeconds;
+    /**
+     * Seconds from time 0 to the end of the last batch; from there to {@link #endSeconds} no batch
+     * runs (the dedupe after inference, the writers after it, the commit): a device's idle tail.
+     */
+    public double lastBatchSeconds;
     public List<Lane> subtasks = new ArrayList<>();
     /** [bin end (s), items/s] over [0, endSeconds]. */
     public List<double[]> throughput = new ArrayList<>();
@@ -80,6 +85,7 @@ public final class Timeline {
         double end = t.fromSubmission && wallSeconds > 0 ? Math.max(lastBatch, wallSeconds) : lastBatch;
         t.endSeconds = end;
         t.firstBatchSeconds = (firstBatch - t.startMillis) / 1000.0;
+        t.lastBatchSeconds = lastBatch;
         for (Map.Entry<Integer, RunLedger.Lane> e : lanes) {
             t.subtasks.add(lane(e.getKey(), e.getValue(), t.startMillis, end));
         }

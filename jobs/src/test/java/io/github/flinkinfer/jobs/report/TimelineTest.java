@@ -73,6 +73,8 @@ class TimelineTest {
         Timeline t = Timeline.of(ledger(rows), SUBMITTED, 5.0);
 
         assertThat(t.firstBatchSeconds).isEqualTo(2.0);
+        assertThat(t.lastBatchSeconds).as("subtask 0's batch at 2.6 s, 100 ms long").isCloseTo(2.7, within(1e-9));
+        assertThat(t.endSeconds).as("the driver's wall: the tail after the last batch is 2.3 s").isEqualTo(5.0);
         Timeline.Lane lane = t.subtasks.get(0);
         assertThat(lane.modelReadSeconds).isEqualTo(0.1);
         assertThat(lane.sessionCreateSeconds).isEqualTo(0.35);
