@@ -1,11 +1,11 @@
 package io.github.flinkinfer.operators;
 
-/** The model's output for one input, keyed by the input id; serialized by {@link InferenceResultSerializer}. */
-@org.apache.flink.api.common.typeinfo.TypeInfo(InferenceResultSerializer.Factory.class)
+/** The model's output for one input, keyed by the input id. */
 public class InferenceResult {
     public String id;
     public String source;
     /** The embedding (or class scores for classification models); serialized in one block. */
+    @org.apache.flink.api.common.typeinfo.TypeInfo(VectorSerializer.Factory.class)
     public float[] vector;
     public int tokenCount;
     public int originalTokenCount;

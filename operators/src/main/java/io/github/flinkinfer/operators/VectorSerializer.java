@@ -3,7 +3,12 @@ package io.github.flinkinfer.operators;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Type;
 import java.nio.ByteOrder;
+import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -17,8 +22,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * of one {@code writeFloat} call per float, and every float's raw bits (Flink's writes any NaN as
  * the canonical NaN). Every result crosses an exchange and, under BATCH
  * keep-first, a sort; there the per-float calls were the largest cost after Parquet (profile in
- * docs/benchmarks/host-ceiling-2026-12-02.md). {@link InferenceResultSerializer} writes each
- * result's vector in this format.
+ * docs/benchmarks/host-ceiling-2026-12-02.md). Given to {@link InferenceResult#vector} by
+ * {@link Factory}.
  */
 public final class VectorSerializer extends TypeSerializerSingleton<float[]> {
     public static final VectorSerializer INSTANCE = new VectorSerializer();
@@ -53,38 +58,19 @@ public final class VectorSerializer extends TypeSerializerSingleton<float[]> {
 
     @Override
     public void serialize(float[] v, DataOutputView out) throws IOException {
-        write(v, out, null);
-    }
-
-    @Override
-    public float[] deserialize(DataInputView in) throws IOException {
-        return read(in, null);
-    }
-
-    /**
-     * Writes {@code v} in this serializer's format, building its bytes in {@code scratch} when it
-     * is long enough (else in a new array); returns the buffer used, for the caller to keep.
-     */
-    static byte[] write(float[] v, DataOutputView out, byte[] scratch) throws IOException {
-        int n = v.length * Float.BYTES;
-        byte[] bytes = scratch != null && scratch.length >= n ? scratch : new byte[n];
+        byte[] bytes = new byte[v.length * Float.BYTES];
         for (int i = 0; i < v.length; i++) {
             FLOATS.set(bytes, i * Float.BYTES, v[i]);
         }
         out.writeInt(v.length);
-        out.write(bytes, 0, n);
-        return bytes;
+        out.write(bytes);
     }
 
-    /** Reads a vector {@link #write} wrote, through {@code scratch} as there. */
-    static float[] read(DataInputView in, byte[][] scratch) throws IOException {
+    @Override
+    public float[] deserialize(DataInputView in) throws IOException {
         int n = in.readInt();
-        int len = n * Float.BYTES;
-        byte[] bytes = scratch != null && scratch[0] != null && scratch[0].length >= len ? scratch[0] : new byte[len];
-        if (scratch != null) {
-            scratch[0] = bytes;
-        }
-        in.readFully(bytes, 0, len);
+        byte[] bytes = new byte[n * Float.BYTES];
+        in.readFully(bytes);
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
             v[i] = (float) FLOATS.get(bytes, i * Float.BYTES);
@@ -115,6 +101,72 @@ public final class VectorSerializer extends TypeSerializerSingleton<float[]> {
     public static final class Snapshot extends SimpleTypeSerializerSnapshot<float[]> {
         public Snapshot() {
             super(() -> INSTANCE);
+        }
+    }
+
+    /** {@code float[]} with this serializer: the type of {@link InferenceResult#vector}. */
+    public static final class Info extends TypeInformation<float[]> {
+        @Override
+        public boolean isBasicType() {
+            return false;
+        }
+
+        @Override
+        public boolean isTupleType() {
+            return false;
+        }
+
+        @Override
+        public int getArity() {
+            return 1;
+        }
+
+        @Override
+        public int getTotalFields() {
+            return 1;
+        }
+
+        @Override
+        public Class<float[]> getTypeClass() {
+            return float[].class;
+        }
+
+        @Override
+        public boolean isKeyType() {
+            return false;
+        }
+
+        @Override
+        public TypeSerializer<float[]> createSerializer(SerializerConfig config) {
+            return INSTANCE;
+        }
+
+        @Override
+        public String toString() {
+            return "float[] (vector)";
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Info;
+        }
+
+        @Override
+        public int hashCode() {
+            return Info.class.hashCode();
+        }
+
+        @Override
+        public boolean canEqual(Object o) {
+            return o instanceof Info;
+        }
+    }
+
+    /** Named by {@code @TypeInfo} on the field. */
+    public static final class Factory extends TypeInfoFactory<float[]> {
+        @Override
+        public TypeInformation<float[]> createTypeInfo(Type t, Map<String, TypeInformation<?>> genericParameters) {
+            return new Info();
         }
     }
 }
