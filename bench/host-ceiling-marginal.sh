@@ -37,8 +37,8 @@ n=$(grep -c . "$corpus")
 one=$(bash "$root/bench/host-ceiling-vs.sh" "$base" "$corpus" "$rounds")
 many=$(bash "$root/bench/host-ceiling-vs.sh" "$base" "$big" "$rounds")
 printf '%s\n' "== 1x" "$one" "== ${k}x" "$many" | cut -c1-200
-/usr/bin/python3 - "$n" "$k" <<PY
-import re, statistics, sys
+ONE=$one MANY=$many /usr/bin/python3 - "$n" "$k" <<'PY'
+import os, re, statistics, sys
 n, k = int(sys.argv[1]), int(sys.argv[2])
 def runs(text):
     out = {}
@@ -47,13 +47,14 @@ def runs(text):
         if m:
             out.setdefault(m.group(1), []).append((float(m.group(2)), float(m.group(3))))
     return out
-one, many = runs("""$one"""), runs("""$many""")
+one, many = runs(os.environ["ONE"]), runs(os.environ["MANY"])
+rates = {}
 for b in ("base", "main"):
     t1 = statistics.median(n / r for r, _ in one[b]); tk = statistics.median(n * k / r for r, _ in many[b])
     c1 = statistics.median(c for _, c in one[b]); ck = statistics.median(c for _, c in many[b])
     extra = (k - 1) * n
     print(f"{b}: 1x {n / t1:,.0f} items/s ({t1:.1f} s), {k}x {n * k / tk:,.0f} items/s ({tk:.1f} s); "
           f"marginal {extra / (tk - t1):,.0f} items/s, {(ck - c1) / extra * 1e6:,.0f} µs user CPU per document")
-    globals()[b] = (n / t1, extra / (tk - t1))
-print(f"main / base: 1x {main[0] / base[0]:.2f}x, marginal {main[1] / base[1]:.2f}x")
+    rates[b] = (n / t1, extra / (tk - t1))
+print(f"main / base: 1x {rates['main'][0] / rates['base'][0]:.2f}x, marginal {rates['main'][1] / rates['base'][1]:.2f}x")
 PY
