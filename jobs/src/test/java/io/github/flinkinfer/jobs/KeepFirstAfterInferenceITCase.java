@@ -18,8 +18,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * BATCH keep-first after inference (the default) against the dedupe before tokenization (still
- * used with {@code --tokenize-parallelism}) on two files with duplicates within and across them,
+ * BATCH keep-first after inference (the default, with or without {@code --tokenize-parallelism})
+ * against the dedupe before tokenization ({@code --duplicates keep_first_before_inference}; also
+ * under a hybrid shuffle, in incremental runs and with chunking) on two files with duplicates within and across them,
  * a kept copy that fails tokenization and a dropped one that would: the same positions kept with
  * the same vectors, the same error rows (reason, message, input length and sha256), and a ledger
  * that reconciles while counting the duplicates that were inferred. {@code --duplicates allow}
@@ -32,8 +33,25 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
     void keepsTheSamePositionsAndWritesTheSameErrorRowsAsTheDedupeBeforeTokenization() throws Exception {
         Corpus c = writeCorpus();
         Run after = run("after");
-        Run before = run("before", "--tokenize-parallelism", "2");
+        Run before = run("before", "--duplicates", "keep_first_before_inference");
+        assertThat(before.ledgerDuplicatesInferred()).isZero(); // dropped before the model
         assertSameDedupe(after, before, c);
+    }
+
+    /**
+     * With tokenize at a parallelism of its own (the GPU shape; 2 subtasks here, the test
+     * cluster's slots), marks and tokens go over pipelined exchanges and the results are
+     * rebalanced to as many filters and writers (TokenizeParallelismITCase checks the graph):
+     * the same rows.
+     */
+    @Test
+    void ownTokenizeSubtasksKeepTheSameRows() throws Exception {
+        Corpus c = writeCorpus();
+        Run after = run("after");
+        Run own = run("own-stages", "--tokenize-parallelism", "2");
+        assertSameDedupe(own, after, c);
+        assertThat(own.ledgerDuplicatesInferred()).isEqualTo(after.ledgerDuplicatesInferred()).isPositive();
+        assertThat(own.summary().bound.tokenizeChained()).isFalse();
     }
 
     /**

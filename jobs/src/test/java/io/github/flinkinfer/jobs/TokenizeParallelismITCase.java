@@ -21,13 +21,16 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
 import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --tokenize-parallelism}: dedupe and tokenize run at their own parallelism, chained
- * together, and hand their tokens to the inference subtasks over a rebalance; the run loses
- * nothing, drops the duplicate once, and writes the embeddings the chained job writes, bit for bit.
+ * {@code --tokenize-parallelism}: the position marks (keep-first after inference) and tokenize
+ * run at their own parallelism, chained together, and hand their tokens to the inference subtasks
+ * over a rebalance, pipelined in BATCH mode; the result filter and the writers run at that
+ * parallelism too; the run loses nothing, drops the duplicate once, and writes the embeddings the
+ * chained job writes, bit for bit.
  */
 class TokenizeParallelismITCase extends ClusterTestBase {
 
@@ -35,22 +38,38 @@ class TokenizeParallelismITCase extends ClusterTestBase {
     void tokenizeAndDedupeRunAtTheirOwnParallelismBesideInference() throws Exception {
         Path input = writeCorpus(Corpus.sample(10));
         RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
-                "--parallelism", "1", "--tokenize-parallelism", "3");
+                "--parallelism", "1", "--tokenize-parallelism", "3", "--runtime-mode", "BATCH");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
+        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
         InferencePipeline.build(env, o.spec("embed", env), ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
                 new EmbeddingTask());
         StreamGraph graph = env.getStreamGraph();
-        StreamNode dedupe = node(graph, "deduplicate-ids");
+        StreamNode marks = node(graph, "mark-positions");
         StreamNode tokenize = node(graph, "tokenize");
         StreamNode infer = node(graph, "batch-and-infer");
-        assertThat(dedupe.getParallelism()).isEqualTo(3);
+        assertThat(marks.getParallelism()).isEqualTo(3);
         assertThat(tokenize.getParallelism()).isEqualTo(3);
         assertThat(infer.getParallelism()).isEqualTo(1);
+        // pipelined: inference runs while the corpus is tokenized, in BATCH mode too
         assertThat(tokenize.getOutEdges()).filteredOn(e -> e.getTargetId() == infer.getId())
-                .singleElement().satisfies(e -> assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class));
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class);
+                    assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED);
+                });
         // the tally of the tokenizer's outputs stays chained to it: same parallelism, no shuffle
         assertThat(node(graph, "ledger-model-inputs").getParallelism()).isEqualTo(3);
+        // the results spread to 3 filters, and the Parquet writer is chained to them
+        StreamNode filter = node(graph, "drop-duplicate-results");
+        assertThat(filter.getParallelism()).isEqualTo(3);
+        assertThat(infer.getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class);
+                    assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.BATCH);
+                });
+        assertThat(filter.getOutEdges()).extracting(e -> graph.getStreamNode(e.getTargetId()))
+                .filteredOn(n -> n.getOperatorName().startsWith("write-embeddings-parquet"))
+                .singleElement().satisfies(n -> assertThat(n.getParallelism()).isEqualTo(3));
     }
 
     @Test

@@ -375,8 +375,8 @@ public class RunOptions implements RunSpec.Source {
         ModelCard card = modelCard();
         batching().validateFor(runtimeOptions().effectiveMaxLength(card));
         index.validate(runtimeOptions().effectiveMaxLength(card));
-        if (index.incremental() && duplicates != DuplicatePolicy.KEEP_FIRST) {
-            throw new IllegalArgumentException("--previous-output needs --duplicates KEEP_FIRST");
+        if (index.incremental() && !duplicates.keepsFirst()) {
+            throw new IllegalArgumentException("--previous-output needs --duplicates KEEP_FIRST (or KEEP_FIRST_BEFORE_INFERENCE)");
         }
         if (mode == RuntimeExecutionMode.AUTOMATIC) {
             throw new IllegalArgumentException("--runtime-mode must be BATCH or STREAMING");

@@ -3,7 +3,6 @@ package io.github.flinkinfer.jobs.dataflow;
 import io.github.flinkinfer.jobs.index.IndexSteps;
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.jobs.spec.InputConfig;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
@@ -45,8 +44,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *             └───────────┴────────────┴──────────────┴──────────▶ errors   (one row per failed input)
  * </pre>
  *
- * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run,
- * chunking or tokenize parallelism, the dedupe moves after inference ({@link
+ * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run or
+ * chunking, the dedupe moves after inference ({@link
  * KeepFirstAfterInference}): source ─▶ parse ─▶ mark positions ─▶ tokenize ─▶ batch + infer,
  * then the outcomes keyed by id, so the first batch does not wait for the corpus.
  *
@@ -125,9 +124,10 @@ public final class InferencePipeline {
                     .process(new PositionMarker())
                     .name("mark-positions")
                     .uid("mark-positions");
+            StageParallelism.ofTokenize(marked, config); // chained with tokenize
             marks = marked.getSideOutput(PositionMarker.MARKS);
             unique = marked;
-        } else if (config.duplicates() == DuplicatePolicy.KEEP_FIRST) {
+        } else if (config.duplicates().keepsFirst()) {
             SingleOutputStreamOperator<Document> deduped =
                     docs.keyBy(d -> d.id, Types.STRING)
                             .process(new DeduplicateFunction(config.batchMode()))
@@ -136,7 +136,7 @@ public final class InferencePipeline {
             StageParallelism.ofTokenize(deduped, config); // chained with tokenize
             errors.add(deduped.getSideOutput(Outputs.ERRORS));
             unique = deduped;
-        } else if (config.pipelinedToInference() && config.tokenizeParallelism() == 0) { // ALLOW: nothing to wait for
+        } else if (config.pipelinedToInference()) { // ALLOW: nothing to wait for
             unique = KeepFirstAfterInference.pipelinedRebalance(docs);
         } else {
             unique = docs.rebalance();
@@ -163,7 +163,7 @@ public final class InferencePipeline {
         DataStream<InferenceResult> written = results;
         if (dedupeAfter) {
             written = KeepFirstAfterInference.dedupe(marks, tokens.getSideOutput(Outputs.ERRORS), results,
-                    errors, accounting);
+                    errors, accounting, config);
         } else {
             errors.add(tokens.getSideOutput(Outputs.ERRORS));
             errors.add(IndexSteps.documentErrors(results, config.chunking()));

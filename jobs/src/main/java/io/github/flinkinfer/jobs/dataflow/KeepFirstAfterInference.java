@@ -30,7 +30,7 @@ import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
  * the first records, whatever the corpus size), and the documents are deduplicated after
  * inference on their ids and positions ({@link KeepFirstOutcomesFunction}; same document kept,
  * same rows, as the dedupe before tokenization), the results filtered by the dropped positions
- * ({@link DuplicateResultFilter}) without a key or a sort. Incremental, chunked and tokenize-parallel runs keep {@link
+ * ({@link DuplicateResultFilter}) without a key or a sort. Incremental and chunked runs keep {@link
  * io.github.flinkinfer.operators.DeduplicateFunction} before tokenization (docs/errors.md).
  */
 final class KeepFirstAfterInference {
@@ -39,7 +39,7 @@ final class KeepFirstAfterInference {
     /** Whether the run dedupes after inference. */
     static boolean applies(InferenceConfig config) {
         return config.duplicates() == DuplicatePolicy.KEEP_FIRST && config.pipelinedToInference()
-                && !config.incremental() && !config.chunking().enabled() && config.tokenizeParallelism() == 0;
+                && !config.incremental() && !config.chunking().enabled();
     }
 
     /**
@@ -49,12 +49,12 @@ final class KeepFirstAfterInference {
      * Flink's default scheduler (pipelined regions; the edges after inference stay blocking, so
      * a failure restarts the source's region, not the writers').
      */
-    static DataStream<Document> pipelinedRebalance(DataStream<Document> docs) {
+    static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
         Configuration scheduler = new Configuration();
         scheduler.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
-        docs.getExecutionEnvironment().configure(scheduler);
-        return new DataStream<>(docs.getExecutionEnvironment(), new PartitionTransformation<>(
-                docs.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
+        records.getExecutionEnvironment().configure(scheduler);
+        return new DataStream<>(records.getExecutionEnvironment(), new PartitionTransformation<>(
+                records.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
     }
 
     /**
@@ -62,13 +62,16 @@ final class KeepFirstAfterInference {
      * document), tokenize errors and inference errors are keyed by id ({@link
      * KeepFirstOutcomesFunction}), which writes the kept error rows and one duplicate row per other
      * document to {@code errors} and broadcasts the dropped documents' positions; the results of
-     * {@code inference} reach {@link DuplicateResultFilter} over a blocking forward exchange, the
-     * positions over a blocking broadcast one, and the filter reads every position first. Tallies
-     * dropped duplicates that reached the model; returns the kept results.
+     * {@code inference} reach {@link DuplicateResultFilter} over a blocking exchange, the positions
+     * over a blocking broadcast one, and the filter reads every position first. The exchange is a
+     * forward one (the filter and the writers after it on the inference subtasks' slots) unless
+     * tokenize has a parallelism of its own ({@link StageParallelism}): then a rebalance to that
+     * many filters, so the corpus is written by the CPU stages' subtasks, not by the device's few.
+     * Tallies dropped duplicates that reached the model; returns the kept results.
      */
     static DataStream<InferenceResult> dedupe(DataStream<DocumentOutcome> marks,
             DataStream<ErrorRecord> tokenizeErrors, SingleOutputStreamOperator<InferenceResult> inference,
-            List<DataStream<ErrorRecord>> errors, Accounting accounting) {
+            List<DataStream<ErrorRecord>> errors, Accounting accounting, InferenceConfig config) {
         TypeInformation<DocumentOutcome> type = TypeInformation.of(DocumentOutcome.class);
         DataStream<DocumentOutcome> outcomes = marks
                 .union(tokenizeErrors.map(DocumentOutcome::of).returns(type).name("tokenize-error-outcomes"))
@@ -90,13 +93,17 @@ final class KeepFirstAfterInference {
         // both blocking whatever execution.batch-shuffle-mode says: the filter reads every
         // position before the first result, so a pipelined results edge would hold inference
         // (and the marks) back, and a hybrid one let the filter take slots before its inputs end
-        DataStream<InferenceResult> results = blocking(inference, new ForwardPartitioner<>());
+        boolean ownStages = config.tokenizeParallelism() > 0;
+        DataStream<InferenceResult> results = blocking(inference,
+                ownStages ? new RebalancePartitioner<>() : new ForwardPartitioner<>());
         DataStream<String> positions = blocking(droppedPositions, new BroadcastPartitioner<>());
         SingleOutputStreamOperator<InferenceResult> kept = results.connect(positions)
                 .transform("drop-duplicate-results", TypeInformation.of(InferenceResult.class),
                         new DuplicateResultFilter())
                 .uid("drop-duplicate-results");
-        if (inference.getParallelism() > 0) { // forward: the same subtasks as inference
+        if (ownStages) {
+            kept.setParallelism(config.tokenizeParallelism());
+        } else if (inference.getParallelism() > 0) { // forward: the same subtasks as inference
             kept.setParallelism(inference.getParallelism());
         }
         accounting.tally(kept.getSideOutput(DuplicateResultFilter.DROPPED), "dropped-duplicate-results",

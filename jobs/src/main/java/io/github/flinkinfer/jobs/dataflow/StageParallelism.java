@@ -6,13 +6,17 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
- * The CPU stages at their own parallelism ({@code --tokenize-parallelism N}): dedupe and tokenize
- * run as one task of N subtasks, and their token ids are rebalanced to the inference subtasks,
- * which share slots with them (one slot-sharing group, so a job needs max(N, parallelism)
- * slots). In STREAMING mode the edge is pipelined: inference runs while tokenize does, which is
- * what feeds a GPU. In BATCH mode Flink's blocking exchange makes them run one after the other
- * (each stage with the cores to itself; measured in docs/benchmarks/device-sim.md). With N = 0
- * nothing changes: tokenize is chained to inference.
+ * The CPU stages at their own parallelism ({@code --tokenize-parallelism N}): dedupe (or the
+ * position marks of the keep-first after inference) and tokenize run as one task of N subtasks,
+ * and their token ids are rebalanced to the inference subtasks, which share slots with them (one
+ * slot-sharing group, so a job needs max(N, parallelism) slots). The edge is pipelined, so
+ * inference runs while tokenize does, which is what feeds a GPU: in STREAMING mode as every
+ * edge is, in BATCH mode where nothing before it blocks ({@link KeepFirstAfterInference}'s
+ * pipelined exchange, Flink's default scheduler). Where something before it does (a sorted dedupe
+ * before tokenization, a hybrid shuffle, a Kafka sink), Flink's BATCH exchange makes the stages
+ * run one after the other. Under keep-first after inference, the result filter and the writers
+ * after it run at N too (the writes of the corpus are the run's tail; N cores, not the device's
+ * few subtasks). With N = 0 nothing changes: tokenize is chained to inference.
  *
  * <pre>{@code
  * StageParallelism.ofTokenize(tokens, config);
@@ -29,8 +33,14 @@ final class StageParallelism {
         }
     }
 
-    /** The tokens as inference reads them: as they are (chained), or rebalanced to its subtasks. */
+    /**
+     * The tokens as inference reads them: as they are (chained), or rebalanced to its subtasks,
+     * over a pipelined exchange in BATCH mode where the documents reached tokenize over one.
+     */
     static DataStream<TokenizedDocument> toInference(DataStream<TokenizedDocument> tokens, InferenceConfig config) {
-        return config.tokenizeParallelism() > 0 ? tokens.rebalance() : tokens;
+        if (config.tokenizeParallelism() == 0) {
+            return tokens;
+        }
+        return config.pipelinedToInference() ? KeepFirstAfterInference.pipelinedRebalance(tokens) : tokens.rebalance();
     }
 }

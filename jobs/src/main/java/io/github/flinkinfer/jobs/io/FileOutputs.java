@@ -5,6 +5,7 @@ import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.SameParallelism;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.connector.file.sink.FileSink;
@@ -87,9 +88,13 @@ public final class FileOutputs {
                 .withOutputFileConfig(partNames(runId, suffix)).build(), runId, name);
     }
 
-    /** The one sink chain of every file output: the FileSink, with its commit receipts. */
+    /**
+     * The one sink chain of every file output: the FileSink, with its commit receipts, on the
+     * subtasks of the stage that makes the rows (chained to it).
+     */
     private static <T> void sink(DataStream<T> rows, Path dir, FileSink<T> files, String runId, String name) {
-        rows.sinkTo(CommitReceipts.around(files, dir, runId, name)).name(name).uid(name);
+        SameParallelism.as(rows.sinkTo(CommitReceipts.around(files, dir, runId, name)).name(name).uid(name)
+                .getTransformation(), rows);
     }
 
     private static OutputFileConfig partNames(String runId, String suffix) {

@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.ledger;
 
 import io.github.flinkinfer.operators.ErrorBudget;
+import io.github.flinkinfer.operators.SameParallelism;
 import io.github.flinkinfer.operators.ledger.LedgerOperator;
 import io.github.flinkinfer.operators.ledger.LedgerTally;
 import java.util.ArrayList;
@@ -39,9 +40,7 @@ public final class Accounting {
         var partial = records.transform("ledger-" + name, Types.STRING, tally)
                 .uid("ledger-" + name)
                 .name("ledger-" + name);
-        if (records.getParallelism() > 0) { // chained to its stage, whatever that stage's parallelism
-            partial.setParallelism(records.getParallelism());
-        }
+        SameParallelism.as(partial.getTransformation(), records); // chained to its stage
         partials.add(partial);
         return records;
     }

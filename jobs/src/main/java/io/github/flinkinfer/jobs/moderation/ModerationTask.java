@@ -7,6 +7,7 @@ import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.SameParallelism;
 import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.Classification;
 import io.github.flinkinfer.runtime.ModelCard;
@@ -15,6 +16,7 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Moderation runs: a verdict per item from the classifier's scores, written to {@code results/}
@@ -59,11 +61,13 @@ public final class ModerationTask implements InferenceTask {
     @Override
     public void writeResults(DataStream<InferenceResult> scored, OutputConfig out, Chunking chunking,
             ModelCard card, io.github.flinkinfer.jobs.ledger.Accounting accounting) {
-        DataStream<ModerationResult> verdicts = scored
+        SingleOutputStreamOperator<ModerationResult> classified = scored
                 .map(new Classify(card.classification))
                 .returns(TypeInformation.of(ModerationResult.class))
                 .name("classify")
                 .uid("classify");
+        SameParallelism.as(classified.getTransformation(), scored); // chained to the result filter
+        DataStream<ModerationResult> verdicts = classified;
         if (chunking.enabled()) { // one verdict per document from its windows
             verdicts = verdicts
                     .keyBy(r -> r.docId != null ? r.docId : r.id, Types.STRING)
@@ -72,10 +76,11 @@ public final class ModerationTask implements InferenceTask {
                     .name("document-verdicts")
                     .uid("document-verdicts");
         }
-        DataStream<ModerationResult> flagged = verdicts
+        SingleOutputStreamOperator<ModerationResult> flagged = verdicts
                 .filter(r -> r.flagged)
                 .name("flagged")
                 .uid("flagged");
+        SameParallelism.as(flagged.getTransformation(), verdicts);
         write(verdicts, out, RESULTS_DIR);
         write(flagged, out, FLAGGED_DIR);
         KafkaOutputs.write(verdicts, out, "verdicts", r -> r.id);
