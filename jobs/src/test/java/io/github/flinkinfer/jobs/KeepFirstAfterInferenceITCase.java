@@ -136,6 +136,11 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         assertThat(allow.kept()).hasSize(50);
         assertThat(allow.errors()).isEmpty();
         assertThat(allow.summary().succeeded).isEqualTo(50);
+        // with tokenize subtasks of its own, the results go to as many writers: the same rows
+        Run split = run("allow-split", "--duplicates", "allow", "--tokenize-parallelism", "2");
+        assertThat(split.kept()).isEqualTo(allow.kept());
+        assertThat(split.vectors()).isEqualTo(allow.vectors());
+        assertThat(split.summary().reconciliation.ok()).isTrue();
     }
 
     private static String line(String id, String text) {

@@ -72,6 +72,36 @@ class TokenizeParallelismITCase extends ClusterTestBase {
                 .singleElement().satisfies(n -> assertThat(n.getParallelism()).isEqualTo(3));
     }
 
+    /** Without the keep-first after inference, the results still leave the device's subtasks. */
+    @Test
+    void withDuplicatesAllowedTheResultsSpreadToTokenizeManyWriters() throws Exception {
+        Path input = writeCorpus(Corpus.sample(10));
+        RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
+                "--parallelism", "1", "--tokenize-parallelism", "3", "--runtime-mode", "BATCH",
+                "--duplicates", "allow");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
+        InferencePipeline.build(env, o.spec("embed", env), ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
+                new EmbeddingTask());
+        StreamGraph graph = env.getStreamGraph();
+        StreamNode infer = node(graph, "batch-and-infer");
+        StreamNode writers = node(graph, "to-writers");
+        assertThat(infer.getParallelism()).isEqualTo(1);
+        assertThat(writers.getParallelism()).isEqualTo(3);
+        assertThat(infer.getOutEdges()).filteredOn(e -> e.getTargetId() == writers.getId())
+                .singleElement().satisfies(e -> {
+                    assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class);
+                    assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED); // beside inference
+                });
+        assertThat(writers.getOutEdges()).extracting(e -> graph.getStreamNode(e.getTargetId()))
+                .filteredOn(n -> n.getOperatorName().startsWith("write-embeddings-parquet"))
+                .singleElement().satisfies(n -> assertThat(n.getParallelism()).isEqualTo(3));
+        // the metrics rows stay with inference
+        assertThat(graph.getStreamNodes()).filteredOn(n -> n.getOperatorName().startsWith("write-metrics"))
+                .allSatisfy(n -> assertThat(n.getParallelism()).isEqualTo(1));
+    }
+
     @Test
     void aRunWithItsOwnTokenizeSubtasksWritesWhatTheChainedRunWrites() throws Exception {
         Map<String, String> corpus = Corpus.sample(240);

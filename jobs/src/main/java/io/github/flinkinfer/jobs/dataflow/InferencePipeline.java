@@ -167,6 +167,7 @@ public final class InferencePipeline {
         } else {
             errors.add(tokens.getSideOutput(Outputs.ERRORS));
             errors.add(IndexSteps.documentErrors(results, config.chunking()));
+            written = StageParallelism.toWriters(results, config);
         }
         accounting.tally(results.getSideOutput(Outputs.BATCH_METRICS), "batches", RunLedger::addBatch,
                 m -> m.items);

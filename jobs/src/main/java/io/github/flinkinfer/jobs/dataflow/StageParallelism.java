@@ -1,7 +1,9 @@
 package io.github.flinkinfer.jobs.dataflow;
 
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.TokenizedDocument;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -16,7 +18,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * before tokenization, a hybrid shuffle, a Kafka sink), Flink's BATCH exchange makes the stages
  * run one after the other. Under keep-first after inference, the result filter and the writers
  * after it run at N too (the writes of the corpus are the run's tail; N cores, not the device's
- * few subtasks). With N = 0 nothing changes: tokenize is chained to inference.
+ * few subtasks); otherwise the results are rebalanced to N writer subtasks ({@link #toWriters}).
+ * With N = 0 nothing changes: tokenize is chained to inference, and the writers to it.
  *
  * <pre>{@code
  * StageParallelism.ofTokenize(tokens, config);
@@ -31,6 +34,29 @@ final class StageParallelism {
         if (config.tokenizeParallelism() > 0) {
             stage.setParallelism(config.tokenizeParallelism());
         }
+    }
+
+    /**
+     * The results as the writers read them: where tokenize has subtasks of its own and nothing
+     * after inference decides on the results (ALLOW, the dedupe before tokenization, STREAMING),
+     * they are rebalanced to that many writer subtasks (pipelined where the tokens reach inference
+     * pipelined), so the writes leave the device's subtasks and run beside inference; otherwise
+     * they stay as they are, chained to inference. (The keep-first after inference spreads them
+     * to its own filters instead: {@link KeepFirstAfterInference#dedupe}.)
+     */
+    static DataStream<InferenceResult> toWriters(DataStream<InferenceResult> results, InferenceConfig config) {
+        if (config.tokenizeParallelism() == 0) {
+            return results;
+        }
+        DataStream<InferenceResult> spread = config.pipelinedToInference()
+                ? KeepFirstAfterInference.pipelinedRebalance(results) : results.rebalance();
+        SingleOutputStreamOperator<InferenceResult> writers = spread
+                .map(r -> r)
+                .returns(TypeInformation.of(InferenceResult.class))
+                .name("to-writers")
+                .uid("to-writers");
+        writers.setParallelism(config.tokenizeParallelism());
+        return writers;
     }
 
     /**
