@@ -36,15 +36,7 @@ class TokenizeParallelismITCase extends ClusterTestBase {
 
     @Test
     void tokenizeAndDedupeRunAtTheirOwnParallelismBesideInference() throws Exception {
-        Path input = writeCorpus(Corpus.sample(10));
-        RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
-                "--parallelism", "1", "--tokenize-parallelism", "3", "--runtime-mode", "BATCH");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(1);
-        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
-        InferencePipeline.build(env, o.spec("embed", env), ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
-                new EmbeddingTask());
-        StreamGraph graph = env.getStreamGraph();
+        StreamGraph graph = batchGraph();
         StreamNode marks = node(graph, "mark-positions");
         StreamNode tokenize = node(graph, "tokenize");
         StreamNode infer = node(graph, "batch-and-infer");
@@ -75,16 +67,7 @@ class TokenizeParallelismITCase extends ClusterTestBase {
     /** Without the keep-first after inference, the results still leave the device's subtasks. */
     @Test
     void withDuplicatesAllowedTheResultsSpreadToTokenizeManyWriters() throws Exception {
-        Path input = writeCorpus(Corpus.sample(10));
-        RunOptions o = Jobs.options("--input", input.toString(), "--output", tmp.resolve("out").toString(),
-                "--parallelism", "1", "--tokenize-parallelism", "3", "--runtime-mode", "BATCH",
-                "--duplicates", "allow");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setParallelism(1);
-        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
-        InferencePipeline.build(env, o.spec("embed", env), ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
-                new EmbeddingTask());
-        StreamGraph graph = env.getStreamGraph();
+        StreamGraph graph = batchGraph("--duplicates", "allow");
         StreamNode infer = node(graph, "batch-and-infer");
         StreamNode writers = node(graph, "to-writers");
         assertThat(infer.getParallelism()).isEqualTo(1);
@@ -129,6 +112,20 @@ class TokenizeParallelismITCase extends ClusterTestBase {
     private static Map<String, String> vectors(Map<String, GenericRecord> rows) {
         return rows.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
                 e -> String.valueOf(e.getValue().get("embedding")), (x, y) -> x, TreeMap::new));
+    }
+
+    /** The BATCH job's graph with one inference subtask and 3 tokenize subtasks, plus {@code extra}. */
+    private StreamGraph batchGraph(String... extra) throws Exception {
+        Path input = writeCorpus(Corpus.sample(10));
+        String[] args = {"--input", input.toString(), "--output", tmp.resolve("out").toString(),
+                "--parallelism", "1", "--tokenize-parallelism", "3", "--runtime-mode", "BATCH"};
+        RunOptions o = Jobs.options(args, extra);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
+        InferencePipeline.build(env, o.spec("embed", env), ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()),
+                new EmbeddingTask());
+        return env.getStreamGraph();
     }
 
     private static StreamNode node(StreamGraph graph, String name) {
