@@ -109,6 +109,38 @@ class TokenizeParallelismITCase extends ClusterTestBase {
         assertThat(vectors(a)).isEqualTo(vectors(b));
     }
 
+    /**
+     * STREAMING with tokenize subtasks of its own: the results go to 2 writer subtasks
+     * ({@code to-writers}), which commit on checkpoints and leave a receipt each; the same rows.
+     */
+    @Test
+    void aStreamingRunWritesFromTheTokenizeManyWriters() throws Exception {
+        Map<String, String> corpus = Corpus.sample(120);
+        Path input = writeCorpus(corpus);
+        Path out = tmp.resolve("streaming");
+        RunSummary streaming = embed(input, out, "streaming", "--parallelism", "1",
+                "--tokenize-parallelism", "2", "--max-batch-tokens", "512", "--runtime-mode", "STREAMING",
+                "--checkpoint-interval-ms", "200");
+        RunSummary chained = embed(input, tmp.resolve("chained"), "chained", "--parallelism", "2",
+                "--max-batch-tokens", "512");
+
+        assertThat(streaming.reconciliation.ok()).isTrue();
+        assertThat(streaming.succeeded).isEqualTo(corpus.size());
+        assertThat(Outputs.hasInProgressFiles(out)).isFalse();
+        for (int i = 0; i < 2; i++) {
+            assertThat(out.resolve("embeddings/_committed-streaming.write-embeddings-parquet-" + i + "-of-2"))
+                    .as("receipt").exists();
+        }
+        assertThat(chained.succeeded).isEqualTo(corpus.size());
+        Map<String, GenericRecord> a = Outputs.embeddings(out);
+        Map<String, GenericRecord> b = Outputs.embeddings(tmp.resolve("chained"));
+        assertThat(a.keySet()).containsExactlyInAnyOrderElementsOf(corpus.keySet());
+        for (String id : corpus.keySet()) { // other batches in STREAMING: other padding
+            assertThat(io.github.flinkinfer.runtime.Vectors.cosine(Outputs.vector(a.get(id)), Outputs.vector(b.get(id))))
+                    .as(id).isGreaterThan(0.9999);
+        }
+    }
+
     private static Map<String, String> vectors(Map<String, GenericRecord> rows) {
         return rows.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
                 e -> String.valueOf(e.getValue().get("embedding")), (x, y) -> x, TreeMap::new));
