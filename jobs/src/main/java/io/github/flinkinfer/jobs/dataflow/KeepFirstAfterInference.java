@@ -43,11 +43,13 @@ final class KeepFirstAfterInference {
     }
 
     /**
-     * The documents spread over the inference subtasks by an exchange that does not block. The
+     * The records spread round-robin over the next stage's subtasks by an exchange that does not
+     * block: the documents to tokenize and inference, and with {@code --tokenize-parallelism} the
+     * tokens to inference and the results to their writers ({@link StageParallelism}). The
      * adaptive batch scheduler (BATCH's default) accepts blocking and hybrid edges only, and
      * deploys a consumer after its producers finished, hybrid included; so the job asks for
-     * Flink's default scheduler (pipelined regions; the edges after inference stay blocking, so
-     * a failure restarts the source's region, not the writers').
+     * Flink's default scheduler (pipelined regions; the edges into the keep-first's filter stay
+     * blocking, so a failure restarts the source's region, not the writers').
      */
     static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
         Configuration scheduler = new Configuration();

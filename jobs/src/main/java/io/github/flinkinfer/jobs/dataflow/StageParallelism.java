@@ -14,9 +14,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * slot-sharing group, so a job needs max(N, parallelism) slots). The edge is pipelined, so
  * inference runs while tokenize does, which is what feeds a GPU: in STREAMING mode as every
  * edge is, in BATCH mode where nothing before it blocks ({@link KeepFirstAfterInference}'s
- * pipelined exchange, Flink's default scheduler). Where something before it does (a sorted dedupe
- * before tokenization, a hybrid shuffle, a Kafka sink), Flink's BATCH exchange makes the stages
- * run one after the other. Under keep-first after inference, the result filter and the writers
+ * pipelined exchange, Flink's default scheduler); behind a sorted dedupe before tokenization they
+ * overlap once the corpus is sorted. Where the job cannot take that exchange (a hybrid shuffle, a
+ * Kafka sink), Flink's BATCH exchange makes the stages run one after the other. Under keep-first after inference, the result filter and the writers
  * after it run at N too (the writes of the corpus are the run's tail; N cores, not the device's
  * few subtasks); otherwise the results are rebalanced to N writer subtasks ({@link #toWriters}).
  * With N = 0 nothing changes: tokenize is chained to inference, and the writers to it.
