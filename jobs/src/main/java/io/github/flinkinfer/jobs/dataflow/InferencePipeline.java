@@ -120,7 +120,7 @@ public final class InferencePipeline {
         boolean dedupeAfter = KeepFirstAfterInference.applies(config);
         DataStream<DocumentOutcome> marks = null;
         if (dedupeAfter) {
-            SingleOutputStreamOperator<Document> marked = KeepFirstAfterInference.pipelinedRebalance(docs)
+            SingleOutputStreamOperator<Document> marked = StageParallelism.pipelinedRebalance(docs)
                     .process(new PositionMarker())
                     .name("mark-positions")
                     .uid("mark-positions");
@@ -137,7 +137,7 @@ public final class InferencePipeline {
             errors.add(deduped.getSideOutput(Outputs.ERRORS));
             unique = deduped;
         } else if (config.pipelinedToInference()) { // ALLOW: nothing to wait for
-            unique = KeepFirstAfterInference.pipelinedRebalance(docs);
+            unique = StageParallelism.pipelinedRebalance(docs);
         } else {
             unique = docs.rebalance();
         }

@@ -3,18 +3,16 @@ package io.github.flinkinfer.jobs.dataflow;
 import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
-import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.DocumentOutcome;
 import io.github.flinkinfer.operators.DuplicateResultFilter;
 import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.KeepFirstOutcomesFunction;
 import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.SameParallelism;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
@@ -40,23 +38,6 @@ final class KeepFirstAfterInference {
     static boolean applies(InferenceConfig config) {
         return config.duplicates() == DuplicatePolicy.KEEP_FIRST && config.pipelinedToInference()
                 && !config.incremental() && !config.chunking().enabled();
-    }
-
-    /**
-     * The records spread round-robin over the next stage's subtasks by an exchange that does not
-     * block: the documents to tokenize and inference, and with {@code --tokenize-parallelism} the
-     * tokens to inference and the results to their writers ({@link StageParallelism}). The
-     * adaptive batch scheduler (BATCH's default) accepts blocking and hybrid edges only, and
-     * deploys a consumer after its producers finished, hybrid included; so the job asks for
-     * Flink's default scheduler (pipelined regions; the edges into the keep-first's filter stay
-     * blocking, so a failure restarts the source's region, not the writers').
-     */
-    static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
-        Configuration scheduler = new Configuration();
-        scheduler.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
-        records.getExecutionEnvironment().configure(scheduler);
-        return new DataStream<>(records.getExecutionEnvironment(), new PartitionTransformation<>(
-                records.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
     }
 
     /**
@@ -103,11 +84,8 @@ final class KeepFirstAfterInference {
                 .transform("drop-duplicate-results", TypeInformation.of(InferenceResult.class),
                         new DuplicateResultFilter())
                 .uid("drop-duplicate-results");
-        if (ownStages) {
-            kept.setParallelism(config.tokenizeParallelism());
-        } else if (inference.getParallelism() > 0) { // forward: the same subtasks as inference
-            kept.setParallelism(inference.getParallelism());
-        }
+        SameParallelism.as(kept.getTransformation(), inference); // forward: the inference subtasks
+        StageParallelism.ofTokenize(kept, config); // rebalanced: the CPU stage's
         accounting.tally(kept.getSideOutput(DuplicateResultFilter.DROPPED), "dropped-duplicate-results",
                 (l, r) -> l.addDuplicateInferred(true));
         return kept;

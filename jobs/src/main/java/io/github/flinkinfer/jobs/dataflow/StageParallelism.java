@@ -4,8 +4,13 @@ import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.transformations.PartitionTransformation;
+import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
+import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 
 /**
  * The CPU stages at their own parallelism ({@code --tokenize-parallelism N}): dedupe (or the
@@ -13,8 +18,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * and their token ids are rebalanced to the inference subtasks, which share slots with them (one
  * slot-sharing group, so a job needs max(N, parallelism) slots). The edge is pipelined, so
  * inference runs while tokenize does, which is what feeds a GPU: in STREAMING mode as every
- * edge is, in BATCH mode where nothing before it blocks ({@link KeepFirstAfterInference}'s
- * pipelined exchange, Flink's default scheduler); behind a sorted dedupe before tokenization they
+ * edge is, in BATCH mode where nothing before it blocks ({@link #pipelinedRebalance}, Flink's
+ * default scheduler); behind a sorted dedupe before tokenization they
  * overlap once the corpus is sorted. Where the job cannot take that exchange (a hybrid shuffle, a
  * Kafka sink), Flink's BATCH exchange makes the stages run one after the other. Under keep-first after inference, the result filter and the writers
  * after it run at N too (the writes of the corpus are the run's tail; N cores, not the device's
@@ -49,7 +54,7 @@ final class StageParallelism {
             return results;
         }
         DataStream<InferenceResult> spread = config.pipelinedToInference()
-                ? KeepFirstAfterInference.pipelinedRebalance(results) : results.rebalance();
+                ? pipelinedRebalance(results) : results.rebalance();
         SingleOutputStreamOperator<InferenceResult> writers = spread
                 .map(r -> r)
                 .returns(TypeInformation.of(InferenceResult.class))
@@ -67,6 +72,23 @@ final class StageParallelism {
         if (config.tokenizeParallelism() == 0) {
             return tokens;
         }
-        return config.pipelinedToInference() ? KeepFirstAfterInference.pipelinedRebalance(tokens) : tokens.rebalance();
+        return config.pipelinedToInference() ? pipelinedRebalance(tokens) : tokens.rebalance();
+    }
+
+    /**
+     * The records spread round-robin over the next stage's subtasks by an exchange that does not
+     * block: the documents to tokenize and inference, and with {@code --tokenize-parallelism} the
+     * tokens to inference and the results to their writers. The
+     * adaptive batch scheduler (BATCH's default) accepts blocking and hybrid edges only, and
+     * deploys a consumer after its producers finished, hybrid included; so the job asks for
+     * Flink's default scheduler (pipelined regions; the edges into the keep-first's filter stay
+     * blocking, so a failure restarts the source's region, not the writers').
+     */
+    static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
+        Configuration scheduler = new Configuration();
+        scheduler.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
+        records.getExecutionEnvironment().configure(scheduler);
+        return new DataStream<>(records.getExecutionEnvironment(), new PartitionTransformation<>(
+                records.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
     }
 }

@@ -40,7 +40,7 @@ final class ReportTables {
             b.append("<p class=\"note\">First batch ").append(esc(num(t.firstBatchSeconds)))
                     .append(" s after submission (the cold start); the last batch ended ")
                     .append(esc(num(t.lastBatchSeconds))).append(" s after it, ")
-                    .append(esc(num(t.endSeconds - t.lastBatchSeconds)))
+                    .append(esc(num(t.tailSeconds())))
                     .append(" s before the job's end (the tail: dedupe after inference, writers, commit).")
                     .append(" Times are seconds since submission.");
             if (r.clusterStart != null) {

@@ -305,10 +305,10 @@ public final class RunSummary {
      */
     private void printTail(PrintStream out) {
         Timeline t = series.timeline;
-        if (t.fromSubmission && t.endSeconds > t.lastBatchSeconds && t.lastBatchSeconds > 0) {
+        if (t.fromSubmission && t.tailSeconds() > 0 && t.lastBatchSeconds > 0) {
             out.printf("  tail               %.2f s from the last batch (%.2f s after submission) to the job's end"
-                    + " (%.0f%% of the wall): no batch runs there%n", t.endSeconds - t.lastBatchSeconds,
-                    t.lastBatchSeconds, 100 * (t.endSeconds - t.lastBatchSeconds) / t.endSeconds);
+                    + " (%.0f%% of the wall): no batch runs there%n", t.tailSeconds(),
+                    t.lastBatchSeconds, 100 * t.tailSeconds() / t.endSeconds);
         }
     }
 

@@ -33,6 +33,11 @@ public final class Timeline {
     /** [bin end (s), items/s] over [0, endSeconds]. */
     public List<double[]> throughput = new ArrayList<>();
 
+    /** Seconds from the end of the last batch to the job's end: the tail, where no batch runs. */
+    public double tailSeconds() {
+        return endSeconds - lastBatchSeconds;
+    }
+
     /** One subtask's time line. */
     public static final class Lane {
         public int subtask;
