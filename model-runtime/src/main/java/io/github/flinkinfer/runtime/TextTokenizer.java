@@ -131,18 +131,66 @@ public final class TextTokenizer implements AutoCloseable {
         byte[] json = ModelFiles.readVerified(card, card.tokenizer);
         HuggingFaceTokenizer hf = open(card, json, Map.of("truncation", "false"));
         int maxLength = options.effectiveMaxLength(card);
-        JsonNode root = parse(json);
+        Definition d = Definition.of(card.tokenizer.sha256(), json);
         return new TextTokenizer(hf, card, maxLength, card.inputPrefix(),
-                root == null ? null : WordCut.forTokenizer(root, maxLength),
-                root == null || !javaWordPiece ? null : WordPieceEncoder.forTokenizer(root));
+                d.cuttable() ? new WordCut(maxLength) : null, javaWordPiece ? d.fast() : null);
     }
 
-    /** The parsed {@code tokenizer.json}, or null for a form only the HF library reads. */
-    private static JsonNode parse(byte[] json) {
-        try {
-            return new ObjectMapper().readTree(json);
-        } catch (IOException e) {
-            return null; // DJL parsed it: a form we do not know, so neither cut nor fast path
+    /**
+     * Prepares {@code card}'s tokenizer loads in this JVM ahead of them, on a daemon thread: the
+     * native library, and the parsed definition the loads share ({@link Definition}). A driver
+     * that runs its own embedded cluster calls it beside {@code PreparedSessions}, so the
+     * subtasks' loads, which then only read and verify the file and open the native tokenizer
+     * (already used once here), do not put the parse on the way to the first batch. A failure is
+     * left to the loads.
+     */
+    public static void prepare(ModelCard card) {
+        preloadLibrary();
+        Thread t = new Thread(() -> {
+            try {
+                byte[] json = ModelFiles.readVerified(card, card.tokenizer);
+                Definition.of(card.tokenizer.sha256(), json);
+                open(card, json, Map.of("truncation", "false")).close(); // the native side's first use
+            } catch (RuntimeException e) {
+                // reported by the subtask's load
+            }
+        }, "prepare-tokenizer-" + card.id());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * What a {@code tokenizer.json} gives the Java side, parsed once per JVM and shared by every
+     * load of the same file (by its verified sha256; the parse of a 700 KB vocabulary took 90-200
+     * ms per load, several times that in a cold JVM): whether long texts may be cut before
+     * tokenizing ({@link WordCut}) and the WordPiece fast path ({@link WordPieceEncoder},
+     * immutable), each absent for a form only the HF library reads. At most {@link #KEPT}
+     * definitions are kept.
+     */
+    record Definition(boolean cuttable, WordPieceEncoder fast) {
+        static final int KEPT = 8;
+        private static final Map<String, Definition> BY_SHA256 = new java.util.concurrent.ConcurrentHashMap<>();
+
+        static Definition of(String sha256, byte[] json) {
+            Definition d = BY_SHA256.get(sha256);
+            if (d == null) {
+                d = parse(json);
+                if (BY_SHA256.size() >= KEPT) {
+                    BY_SHA256.clear();
+                }
+                BY_SHA256.putIfAbsent(sha256, d);
+            }
+            return d;
+        }
+
+        private static Definition parse(byte[] json) {
+            JsonNode root;
+            try {
+                root = new ObjectMapper().readTree(json);
+            } catch (IOException e) {
+                return new Definition(false, null); // DJL parsed it: a form we do not know
+            }
+            return new Definition(WordCut.sound(root), WordPieceEncoder.forTokenizer(root));
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.Set;
  * whole to keep its first 128 tokens. Sound only for tokenizers whose normalizer works character
  * by character and whose pre-tokenizer splits at whitespace (BERT's, {@code Whitespace}): there the
  * tokens of a head that ends at a word end are the whole text's first tokens, and the whole text
- * has at least as many. {@link #forTokenizer} returns null for any other {@code tokenizer.json}
+ * has at least as many. {@link #sound} is false for any other {@code tokenizer.json}
  * (BPE byte-level, SentencePiece, regex replacements, an added token with a space in it), which
  * is then always tokenized whole.
  *
@@ -31,12 +31,10 @@ final class WordCut {
         this.minChars = Math.max(1, maxLength) * CHARS_PER_TOKEN;
     }
 
-    /** The cut for this {@code tokenizer.json} and max length, or null when cutting is unsound. */
-    static WordCut forTokenizer(JsonNode root, int maxLength) {
+    /** Whether cutting is sound for this {@code tokenizer.json}: word pre-tokenizers, character normalizers. */
+    static boolean sound(JsonNode root) {
         return all(root.path("pre_tokenizer"), WORD_PRE_TOKENIZERS, "pretokenizers", false)
-                        && all(root.path("normalizer"), CHAR_NORMALIZERS, "normalizers", true)
-                ? new WordCut(maxLength)
-                : null;
+                && all(root.path("normalizer"), CHAR_NORMALIZERS, "normalizers", true);
     }
 
     /** A component (or a {@code Sequence} of them) of the known kinds; absent is {@code absentOk}. */

@@ -31,4 +31,29 @@ class TextTokenizerTest {
             assertThat(t.originalTokenCount()).isEqualTo(5);
         }
     }
+
+    @Test
+    void loadsOfOneFileShareItsParsedDefinitionAndEncodeAlike() {
+        byte[] json = ModelFiles.readVerified(card, card.tokenizer);
+        TextTokenizer.Definition d = TextTokenizer.Definition.of(card.tokenizer.sha256(), json);
+        assertThat(d.cuttable()).isTrue();
+        assertThat(d.fast()).isNotNull();
+        assertThat(TextTokenizer.Definition.of(card.tokenizer.sha256(), json)).isSameAs(d);
+        String text = "Loads share the vocabulary, not the native tokenizer. " + "word ".repeat(400);
+        try (TextTokenizer a = TextTokenizer.load(card, RuntimeOptions.defaults());
+                TextTokenizer b = TextTokenizer.load(card, RuntimeOptions.defaults());
+                TextTokenizer library = TextTokenizer.load(card, RuntimeOptions.defaults(), false)) {
+            assertThat(b.encode(text).ids()).isEqualTo(a.encode(text).ids()).isEqualTo(library.encode(text).ids());
+            assertThat(a.encode(text).originalTokenCount()).isEqualTo(library.encode(text).originalTokenCount());
+        }
+    }
+
+    @Test
+    void preparingATokenizerWhoseFileFailsItsChecksumLeavesTheErrorToTheLoad() throws Exception {
+        ModelCard bad = ModelCard.builtIn("all-minilm-l6-v2");
+        bad.tokenizer = new ModelFile(bad.tokenizer.path(), "0".repeat(64));
+        TextTokenizer.prepare(bad); // returns at once; its thread fails quietly
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TextTokenizer.load(bad, RuntimeOptions.defaults()))
+                .isInstanceOf(ModelIntegrityException.class).hasMessageContaining("Checksum mismatch");
+    }
 }

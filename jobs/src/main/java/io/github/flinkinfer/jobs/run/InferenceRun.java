@@ -14,6 +14,7 @@ import io.github.flinkinfer.operators.NonRecoverableLoadException;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFiles;
 import io.github.flinkinfer.runtime.PreparedSessions;
+import io.github.flinkinfer.runtime.TextTokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -29,8 +30,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * quality gate, and with {@code --fail-on-missed-contract} a workload card's deadline and budget) →
  * success marker. It reads one immutable {@link RunSpec}, built once from the parsed options (with
  * {@code --workload} the card and its plan filled them as defaults); on the embedded cluster
- * ({@link EmbeddedEnvironment}) the cluster starts, and the subtasks' sessions are prepared
- * ({@code PreparedSessions}), while the checks and the build run. All of it through Flink's file
+ * ({@link EmbeddedEnvironment}) the cluster starts, and the subtasks' sessions and tokenizer
+ * parse are prepared ({@code PreparedSessions}, {@code TextTokenizer.prepare}), while the checks
+ * and the build run. All of it through Flink's file
  * systems, so a run on a cluster against object storage gets the same report, verdicts and {@code
  * _SUCCESS-<run-id>} as a local one.
  *
@@ -85,6 +87,9 @@ public final class InferenceRun {
             ModelCard card = checked(task, spec);
             if (embedded != null && model == null) {
                 ahead = PreparedSessions.prepare(card, spec.runtime(), parallelism);
+            }
+            if (embedded != null && card.tokenizer != null) {
+                TextTokenizer.prepare(card); // the tokenize subtasks' loads share its parse
             }
             return run(task, spec, env, card, model, ahead);
         } finally {
