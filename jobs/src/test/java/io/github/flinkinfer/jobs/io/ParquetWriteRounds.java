@@ -34,12 +34,13 @@ public final class ParquetWriteRounds {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         List<InferenceResult> rows = sampleRows();
-        Map<String, EmbeddingParquetWriter> variants = new LinkedHashMap<>();
-        variants.put("before", new EmbeddingParquetWriter(CompressionCodecName.UNCOMPRESSED, false, false, true));
-        variants.put("zstd+dict", new EmbeddingParquetWriter(CompressionCodecName.ZSTD, false, true, true));
-        variants.put("bss+zstd+dict", new EmbeddingParquetWriter(CompressionCodecName.ZSTD, true, true, true));
-        variants.put("zstd+dict, no vector stats", new EmbeddingParquetWriter(CompressionCodecName.ZSTD, false, true, false));
-        variants.put("bss+zstd+dict, no vector stats", new EmbeddingParquetWriter());
+        Map<String, BulkWriter.Factory<InferenceResult>> variants = new LinkedHashMap<>();
+        variants.put("before", new RecordApiParquetWriter(CompressionCodecName.UNCOMPRESSED, false, false, true));
+        variants.put("zstd+dict", new RecordApiParquetWriter(CompressionCodecName.ZSTD, false, true, true));
+        variants.put("bss+zstd+dict", new RecordApiParquetWriter(CompressionCodecName.ZSTD, true, true, true));
+        variants.put("zstd+dict, no vector stats", new RecordApiParquetWriter(CompressionCodecName.ZSTD, false, true, false));
+        variants.put("bss+zstd+dict, no vector stats (record API)", new RecordApiParquetWriter());
+        variants.put("pages: bss+zstd, no vector stats", new EmbeddingParquetWriter());
         Path dir = Files.createTempDirectory("parquet-write-rounds");
         Map<String, List<double[]>> results = new LinkedHashMap<>();
         for (int r = -1; r < rounds; r++) {
