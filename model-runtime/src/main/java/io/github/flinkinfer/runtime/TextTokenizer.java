@@ -104,7 +104,7 @@ public final class TextTokenizer implements AutoCloseable {
      * {@link #load} during the preload waits for it (class initialization); a failed preload
      * fails that load as it would have anyway.
      */
-    public static void preloadLibrary() {
+    private static void preloadLibrary() {
         if (PRELOADING.compareAndSet(false, true)) {
             Thread t = new Thread(() -> {
                 try {
@@ -141,10 +141,16 @@ public final class TextTokenizer implements AutoCloseable {
      * native library, and the parsed definition the loads share ({@link Definition}). A driver
      * that runs its own embedded cluster calls it beside {@code PreparedSessions}, so the
      * subtasks' loads, which then only read and verify the file and open the native tokenizer
-     * (already used once here), do not put the parse on the way to the first batch. A failure is
-     * left to the loads.
+     * (already used once here), do not put the parse on the way to the first batch; an inference
+     * subtask calls it before loading its model, since the tokenizer chained before it opens only
+     * after it (on a TaskManager the parse then overlaps the model load). Nothing to do when this
+     * JVM has the definition already, or the card names no tokenizer. A failure is left to the
+     * loads.
      */
     public static void prepare(ModelCard card) {
+        if (card.tokenizer == null || Definition.known(card.tokenizer.sha256())) {
+            return;
+        }
         preloadLibrary();
         Thread t = new Thread(() -> {
             try {
@@ -170,6 +176,10 @@ public final class TextTokenizer implements AutoCloseable {
     record Definition(boolean cuttable, WordPieceEncoder fast) {
         static final int KEPT = 8;
         private static final Map<String, Definition> BY_SHA256 = new java.util.concurrent.ConcurrentHashMap<>();
+
+        static boolean known(String sha256) {
+            return BY_SHA256.containsKey(sha256);
+        }
 
         static Definition of(String sha256, byte[] json) {
             Definition d = BY_SHA256.get(sha256);

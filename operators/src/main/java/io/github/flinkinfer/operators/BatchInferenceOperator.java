@@ -134,8 +134,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
                 () -> batcher == null ? 0 : batcher.bufferedCount());
         Device requested = DevicePlacement.place(factory.options().device(),
                 getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
-        // the chained tokenizer opens after this operator: its native library loads meanwhile
-        TextTokenizer.preloadLibrary();
+        // the chained tokenizer opens after this operator: its native library loads and its
+        // tokenizer.json is parsed meanwhile (nothing to do where the driver prepared it)
+        TextTokenizer.prepare(factory.card());
         long start = System.nanoTime();
         runtime = NonRecoverableLoadException.guard(() -> factory.open(requested));
         modelLoadMillis = (System.nanoTime() - start) / 1_000_000;

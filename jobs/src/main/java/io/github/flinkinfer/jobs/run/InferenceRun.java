@@ -88,7 +88,7 @@ public final class InferenceRun {
             if (embedded != null && model == null) {
                 ahead = PreparedSessions.prepare(card, spec.runtime(), parallelism);
             }
-            if (embedded != null && card.tokenizer != null) {
+            if (embedded != null) {
                 TextTokenizer.prepare(card); // the tokenize subtasks' loads share its parse
             }
             return run(task, spec, env, card, model, ahead);
