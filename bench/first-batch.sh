@@ -56,7 +56,8 @@ for line in open(sys.argv[1]):
     submitted = json.load(open(os.path.join(out, "run-info-fb.json")))["submittedAtMillis"]
     first = None
     for f in glob.glob(os.path.join(out, "metrics", "**", "*"), recursive=True):
-        if os.path.isfile(f) and not os.path.basename(f).startswith("."):
+        # the metrics rows' part files; not the hidden in-progress ones, not the commit receipts (_committed-*)
+        if os.path.isfile(f) and not os.path.basename(f).startswith((".", "_")):
             for l in open(f):
                 if l.strip():
                     t = json.loads(l)["startedAtMillis"]
