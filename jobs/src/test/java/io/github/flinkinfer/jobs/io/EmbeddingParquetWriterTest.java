@@ -77,7 +77,6 @@ class EmbeddingParquetWriterTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void floatsComeBackBitForBitFromByteStreamSplitZstdPages() throws Exception {
         java.util.Random random = new java.util.Random(7);
         List<InferenceResult> written = new ArrayList<>();
@@ -102,13 +101,7 @@ class EmbeddingParquetWriterTest {
         try (ParquetReader<GenericRecord> r =
                 AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file)).build()) {
             for (InferenceResult expected : written) {
-                List<Float> back = (List<Float>) r.read().get("embedding");
-                int[] bits = back.stream().mapToInt(Float::floatToRawIntBits).toArray();
-                int[] expectedBits = new int[expected.vector.length];
-                for (int h = 0; h < expectedBits.length; h++) {
-                    expectedBits[h] = Float.floatToRawIntBits(expected.vector[h]);
-                }
-                assertThat(bits).isEqualTo(expectedBits);
+                assertThat(bits(r.read())).isEqualTo(bits(expected.vector));
             }
             assertThat(r.read()).isNull();
         }
@@ -135,7 +128,6 @@ class EmbeddingParquetWriterTest {
      * column, chunk rows, non-ASCII strings, both booleans.
      */
     @Test
-    @SuppressWarnings("unchecked")
     void pagesReadBackAsTheRecordApiWritersRowsAcrossPagesAndRowGroups() throws Exception {
         java.util.Random random = new java.util.Random(11);
         List<InferenceResult> written = new ArrayList<>();
@@ -179,13 +171,7 @@ class EmbeddingParquetWriterTest {
         assertThat(actual).hasSize(written.size());
         for (int i = 0; i < written.size(); i++) {
             assertThat(actual.get(i).toString()).as("row " + i).isEqualTo(expected.get(i).toString());
-            List<Float> back = (List<Float>) (List<?>) actual.get(i).get("embedding");
-            int[] bits = back.stream().mapToInt(Float::floatToRawIntBits).toArray();
-            int[] expectedBits = new int[written.get(i).vector.length];
-            for (int h = 0; h < expectedBits.length; h++) {
-                expectedBits[h] = Float.floatToRawIntBits(written.get(i).vector[h]);
-            }
-            assertThat(bits).as("row " + i).isEqualTo(expectedBits);
+            assertThat(bits(actual.get(i))).as("row " + i).isEqualTo(bits(written.get(i).vector));
         }
         try (org.apache.parquet.hadoop.ParquetFileReader footer =
                 org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(pages))) {
@@ -206,6 +192,20 @@ class EmbeddingParquetWriterTest {
             }
             assertThat(footer.readColumnIndex(blocks.get(0).getColumns().get(4))).as("column index").isNotNull();
         }
+    }
+
+    /** The raw bits of a row's embedding as read back. */
+    @SuppressWarnings("unchecked")
+    private static int[] bits(GenericRecord row) {
+        return ((List<Float>) row.get("embedding")).stream().mapToInt(Float::floatToRawIntBits).toArray();
+    }
+
+    private static int[] bits(float[] vector) {
+        int[] bits = new int[vector.length];
+        for (int h = 0; h < bits.length; h++) {
+            bits[h] = Float.floatToRawIntBits(vector[h]);
+        }
+        return bits;
     }
 
     private static List<GenericRecord> readAll(Path file) throws Exception {
