@@ -208,8 +208,11 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
             return Statistics.createStats(descriptor.getPrimitiveType());
         }
 
-        /** A null in an optional column: a definition level 0, no value. */
+        /** A null in an optional column: a definition level 0, no value; refused in a required one. */
         void addNull() {
+            if (!optional) {
+                throw new IllegalArgumentException("null in the required column " + descriptor.getPrimitiveType().getName());
+            }
             definitions.add(0, 1);
             statistics.incrementNumNulls();
             pageValues++;

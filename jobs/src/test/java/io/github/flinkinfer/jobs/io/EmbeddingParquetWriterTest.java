@@ -194,6 +194,17 @@ class EmbeddingParquetWriterTest {
         }
     }
 
+    @Test
+    void aNullInARequiredColumnIsRefusedNotWritten() throws Exception {
+        InferenceResult noModel = result("doc-1", new float[] {1f});
+        noModel.model = null;
+        try (LocalDataOutputStream out = new LocalDataOutputStream(tmp.resolve("bad.parquet").toFile())) {
+            BulkWriter<InferenceResult> w = new EmbeddingParquetWriter().create(out);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> w.addElement(noModel))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("model");
+        }
+    }
+
     /** The raw bits of a row's embedding as read back. */
     @SuppressWarnings("unchecked")
     private static int[] bits(GenericRecord row) {
