@@ -1,0 +1,165 @@
+package io.github.flinkinfer.jobs.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.file.src.FileSourceSplit;
+import org.apache.flink.connector.file.src.reader.BulkFormat;
+import org.apache.flink.connector.file.src.util.CheckpointedPosition;
+import org.apache.flink.connector.file.src.util.RecordAndPosition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Lines read back as a plain split at {@code \n} gives them, over files far larger than the
+ * reader's buffer: a BOM skipped, a final {@code \r} dropped, empty lines, a last line without a
+ * newline, lines longer than the buffer, oversized lines skipped but measured, and restored
+ * readers skipping records.
+ */
+class LineFormatTest {
+    private static final int MAX = 100_000;
+
+    @TempDir Path tmp;
+
+    @Test
+    void linesComeBackAsASplitAtNewlinesGivesThemAcrossBufferBoundaries() throws Exception {
+        for (boolean bom : new boolean[] {false, true}) {
+            for (boolean finalNewline : new boolean[] {false, true}) {
+                byte[] content = content(new Random(bom ? 3 : 5), finalNewline);
+                Path file = tmp.resolve("lines-" + bom + "-" + finalNewline + ".jsonl");
+                Files.write(file, bom ? concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, content) : content);
+                List<RawLine> expected = expected(content);
+                assertRecords(read(split(file), false), expected, file);
+                FileSourceSplit restored = split(file).updateWithCheckpointedPosition(
+                        new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, 1_000));
+                assertRecords(read(restored, true), expected.subList(1_000, expected.size()), file);
+            }
+        }
+    }
+
+    @Test
+    void emptyFilesAndABomAloneHaveNoRecordsAndANewlineAloneOneEmptyRecord() throws Exception {
+        Path empty = Files.write(tmp.resolve("empty.jsonl"), new byte[0]);
+        Path bom = Files.write(tmp.resolve("bom.jsonl"), new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});
+        Path newline = Files.write(tmp.resolve("newline.jsonl"), new byte[] {'\n'});
+        assertThat(read(split(empty), false)).isEmpty();
+        assertThat(read(split(bom), false)).isEmpty();
+        List<RawLine> one = read(split(newline), false);
+        assertThat(one).hasSize(1);
+        assertThat(one.get(0).bytes).isEmpty();
+        assertThat(one.get(0).line).isEqualTo(1);
+    }
+
+    @Test
+    void aCsvRecordsQuotedNewlinesStayInItAcrossBufferBoundaries() throws Exception {
+        StringBuilder field = new StringBuilder();
+        for (int i = 0; i < 1_000; i++) {
+            field.append("x".repeat(99)).append('\n');
+        }
+        String first = "a1,\"" + field + "\",en";
+        Path file = Files.writeString(tmp.resolve("long.csv"), first + "\r\nb2,short,en\n");
+        List<RawLine> records = new ArrayList<>();
+        try (BulkFormat.Reader<RawLine> reader =
+                LineFormat.csvRecords(MAX * 2).createReader(new Configuration(), split(file))) {
+            for (BulkFormat.RecordIterator<RawLine> batch; (batch = reader.readBatch()) != null; ) {
+                for (RecordAndPosition<RawLine> r; (r = batch.next()) != null; ) {
+                    records.add(r.getRecord());
+                }
+            }
+        }
+        assertThat(records).extracting(r -> r.line).containsExactly(1L, 1_002L);
+        assertThat(new String(records.get(0).bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(first);
+        assertThat(records.get(0).byteLength).isEqualTo(first.length());
+    }
+
+    /** 3,000 lines: short, empty, CRLF-ended, longer than the 64 KB buffer, oversized. */
+    private static byte[] content(Random random, boolean finalNewline) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < 3_000; i++) {
+            int length = i % 997 == 0 ? MAX + 1 + random.nextInt(50_000) // oversized
+                    : i % 331 == 0 ? 65_536 + random.nextInt(20_000) // longer than the buffer
+                    : i % 17 == 0 ? 0 : random.nextInt(400);
+            for (int k = 0; k < length; k++) {
+                out.write('a' + random.nextInt(26));
+            }
+            if (i % 5 == 0) {
+                out.write('\r');
+            }
+            if (i < 2_999 || finalNewline) {
+                out.write('\n');
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** What each record must be: the content split at every newline (none after a final one). */
+    private static List<RawLine> expected(byte[] content) {
+        List<RawLine> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= content.length; i++) {
+            if (i == content.length && start == content.length) {
+                break;
+            }
+            if (i == content.length || content[i] == '\n') {
+                byte[] raw = Arrays.copyOfRange(content, start, i);
+                RawLine l = new RawLine();
+                l.line = lines.size() + 1;
+                l.oversized = raw.length > MAX;
+                boolean cr = !l.oversized && raw.length > 0 && raw[raw.length - 1] == '\r';
+                l.bytes = l.oversized ? null : cr ? Arrays.copyOf(raw, raw.length - 1) : raw;
+                l.byteLength = cr ? raw.length - 1 : raw.length;
+                lines.add(l);
+                start = i + 1;
+            }
+        }
+        return lines;
+    }
+
+    private static void assertRecords(List<RawLine> actual, List<RawLine> expected, Path file) {
+        assertThat(actual).hasSameSizeAs(expected);
+        for (int i = 0; i < expected.size(); i++) {
+            RawLine a = actual.get(i);
+            RawLine e = expected.get(i);
+            String at = file.getFileName() + " record " + i;
+            assertThat(a.line).as(at).isEqualTo(e.line);
+            assertThat(a.oversized).as(at).isEqualTo(e.oversized);
+            assertThat(a.byteLength).as(at).isEqualTo(e.byteLength);
+            assertThat(a.bytes).as(at).isEqualTo(e.bytes);
+            assertThat(a.file).as(at).endsWith(file.getFileName().toString());
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static FileSourceSplit split(Path file) throws Exception {
+        long size = Files.size(file);
+        return new FileSourceSplit("0", new org.apache.flink.core.fs.Path(file.toUri()), 0, size, 0, size);
+    }
+
+    private static List<RawLine> read(FileSourceSplit split, boolean restored) throws Exception {
+        LineFormat format = new LineFormat(MAX);
+        List<RawLine> out = new ArrayList<>();
+        try (BulkFormat.Reader<RawLine> reader = restored
+                ? format.restoreReader(new Configuration(), split)
+                : format.createReader(new Configuration(), split)) {
+            for (BulkFormat.RecordIterator<RawLine> batch; (batch = reader.readBatch()) != null; ) {
+                for (RecordAndPosition<RawLine> r; (r = batch.next()) != null; ) {
+                    out.add(r.getRecord());
+                }
+                batch.releaseBatch();
+            }
+        }
+        return out;
+    }
+}
