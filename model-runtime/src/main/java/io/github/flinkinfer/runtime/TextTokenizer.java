@@ -148,29 +148,39 @@ public final class TextTokenizer implements AutoCloseable {
      * loads.
      */
     public static void prepare(ModelCard card) {
-        if (card.tokenizer == null || Definition.known(card.tokenizer.sha256())) {
+        if (card.tokenizer == null) {
             return;
+        }
+        String sha256 = card.tokenizer.sha256();
+        if (Definition.known(sha256) || !PREPARING.add(sha256)) {
+            return; // parsed already, or a prepare of it is running (the driver's, another subtask's)
         }
         preloadLibrary();
         Thread t = new Thread(() -> {
             try {
                 byte[] json = ModelFiles.readVerified(card, card.tokenizer);
-                Definition.of(card.tokenizer.sha256(), json);
+                Definition.of(sha256, json);
                 open(card, json, Map.of("truncation", "false")).close(); // the native side's first use
             } catch (RuntimeException e) {
                 // reported by the subtask's load
+            } finally {
+                PREPARING.remove(sha256);
             }
         }, "prepare-tokenizer-" + card.id());
         t.setDaemon(true);
         t.start();
     }
 
+    /** The sha256 of the tokenizer files a {@link #prepare} thread is working on. */
+    private static final java.util.Set<String> PREPARING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /**
      * What a {@code tokenizer.json} gives the Java side, parsed once per JVM and shared by every
      * load of the same file (by its verified sha256; the parse of a 700 KB vocabulary took 90-200
      * ms per load, several times that in a cold JVM): whether long texts may be cut before
      * tokenizing ({@link WordCut}) and the WordPiece fast path ({@link WordPieceEncoder},
-     * immutable), each absent for a form only the HF library reads. At most {@link #KEPT}
+     * immutable), each absent for a form only the HF library reads. A load that meets a parse of
+     * the same file in progress waits for it rather than parsing again. At most {@link #KEPT}
      * definitions are kept.
      */
     record Definition(boolean cuttable, WordPieceEncoder fast) {
@@ -183,14 +193,13 @@ public final class TextTokenizer implements AutoCloseable {
 
         static Definition of(String sha256, byte[] json) {
             Definition d = BY_SHA256.get(sha256);
-            if (d == null) {
-                d = parse(json);
-                if (BY_SHA256.size() >= KEPT) {
-                    BY_SHA256.clear();
-                }
-                BY_SHA256.putIfAbsent(sha256, d);
+            if (d != null) {
+                return d;
             }
-            return d;
+            if (BY_SHA256.size() >= KEPT) {
+                BY_SHA256.clear();
+            }
+            return BY_SHA256.computeIfAbsent(sha256, k -> parse(json));
         }
 
         private static Definition parse(byte[] json) {

@@ -244,7 +244,7 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
 
         /** About the encoded page's size, so that its buffer is not copied as it grows. */
         int pageSizeHint() {
-            return values.size() + 2 * definitions.runs * 6 + 64;
+            return values.size() + definitions.runs * 6 + 64; // a run: at most 5 header bytes and its level
         }
 
         /** Encodes and compresses the open page; returns its compressed size. */

@@ -14,11 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.file.src.FileSourceSplit;
-import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
-import org.apache.flink.connector.file.src.util.RecordAndPosition;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,23 +73,10 @@ class CsvRecordsTest {
     private FileSourceSplit split() throws Exception {
         Path file = tmp.resolve("quoted.csv");
         Files.writeString(file, QuotedCsv.CONTENT);
-        long size = Files.size(file);
-        return new FileSourceSplit("0", new org.apache.flink.core.fs.Path(file.toUri()), 0, size, 0, size);
+        return LineFormatTest.split(file);
     }
 
     private static List<RawLine> read(FileSourceSplit split, boolean restored) throws Exception {
-        LineFormat format = LineFormat.csvRecords(1 << 20);
-        List<RawLine> out = new ArrayList<>();
-        try (BulkFormat.Reader<RawLine> reader = restored
-                ? format.restoreReader(new Configuration(), split)
-                : format.createReader(new Configuration(), split)) {
-            for (BulkFormat.RecordIterator<RawLine> batch; (batch = reader.readBatch()) != null; ) {
-                for (RecordAndPosition<RawLine> r; (r = batch.next()) != null; ) {
-                    out.add(r.getRecord());
-                }
-                batch.releaseBatch();
-            }
-        }
-        return out;
+        return LineFormatTest.read(LineFormat.csvRecords(1 << 20), split, restored);
     }
 }

@@ -31,21 +31,9 @@ class EmbeddingParquetWriterTest {
                 .window(new TokenWindows.Window(1, 56, 120), 3);
         chunk.truncated = true;
 
-        Path file = tmp.resolve("rows.parquet");
-        try (LocalDataOutputStream out = new LocalDataOutputStream(file.toFile())) {
-            BulkWriter<InferenceResult> w = new EmbeddingParquetWriter().create(out);
-            w.addElement(plain);
-            w.addElement(chunk);
-            w.finish();
-        }
+        Path file = write(new EmbeddingParquetWriter(), List.of(plain, chunk), tmp.resolve("rows.parquet"));
 
-        List<GenericRecord> rows = new ArrayList<>();
-        try (ParquetReader<GenericRecord> r =
-                AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file)).build()) {
-            for (GenericRecord g = r.read(); g != null; g = r.read()) {
-                rows.add(g);
-            }
-        }
+        List<GenericRecord> rows = readAll(file);
         assertThat(rows).hasSize(2);
         GenericRecord a = rows.get(0);
         assertThat(a.getSchema()).isEqualTo(EmbeddingParquetWriter.SCHEMA);
@@ -90,14 +78,7 @@ class EmbeddingParquetWriterTest {
             written.add(r);
         }
         written.get(0).vector = new float[] {-0f, Float.MIN_VALUE, Float.NaN, Float.MAX_VALUE, 1e-40f};
-        Path file = tmp.resolve("floats.parquet");
-        try (LocalDataOutputStream out = new LocalDataOutputStream(file.toFile())) {
-            BulkWriter<InferenceResult> w = new EmbeddingParquetWriter().create(out);
-            for (InferenceResult r : written) {
-                w.addElement(r);
-            }
-            w.finish();
-        }
+        Path file = write(new EmbeddingParquetWriter(), written, tmp.resolve("floats.parquet"));
         try (ParquetReader<GenericRecord> r =
                 AvroParquetReader.<GenericRecord>builder(new LocalInputFile(file)).build()) {
             for (InferenceResult expected : written) {
@@ -149,23 +130,9 @@ class EmbeddingParquetWriterTest {
             }
             written.add(r);
         }
-        Path pages = tmp.resolve("pages.parquet");
-        try (LocalDataOutputStream out = new LocalDataOutputStream(pages.toFile())) {
-            BulkWriter<InferenceResult> w = new EmbeddingPages(out, EmbeddingParquetWriter.PARQUET_SCHEMA,
-                    EmbeddingParquetWriter.FOOTER, 16 * 1024, 96 * 1024);
-            for (InferenceResult r : written) {
-                w.addElement(r);
-            }
-            w.finish();
-        }
-        Path reference = tmp.resolve("record-api.parquet");
-        try (LocalDataOutputStream out = new LocalDataOutputStream(reference.toFile())) {
-            BulkWriter<InferenceResult> w = new RecordApiParquetWriter().create(out);
-            for (InferenceResult r : written) {
-                w.addElement(r);
-            }
-            w.finish();
-        }
+        Path pages = write(out -> new EmbeddingPages(out, EmbeddingParquetWriter.PARQUET_SCHEMA,
+                EmbeddingParquetWriter.FOOTER, 16 * 1024, 96 * 1024), written, tmp.resolve("pages.parquet"));
+        Path reference = write(new RecordApiParquetWriter(), written, tmp.resolve("record-api.parquet"));
         List<GenericRecord> expected = readAll(reference);
         List<GenericRecord> actual = readAll(pages);
         assertThat(actual).hasSize(written.size());
@@ -217,6 +184,19 @@ class EmbeddingParquetWriterTest {
             bits[h] = Float.floatToRawIntBits(vector[h]);
         }
         return bits;
+    }
+
+    /** Writes {@code rows} with {@code writer} to {@code file}; returns the file. */
+    private static Path write(BulkWriter.Factory<InferenceResult> writer, List<InferenceResult> rows, Path file)
+            throws Exception {
+        try (LocalDataOutputStream out = new LocalDataOutputStream(file.toFile())) {
+            BulkWriter<InferenceResult> w = writer.create(out);
+            for (InferenceResult r : rows) {
+                w.addElement(r);
+            }
+            w.finish();
+        }
+        return file;
     }
 
     private static List<GenericRecord> readAll(Path file) throws Exception {

@@ -65,15 +65,7 @@ class LineFormatTest {
         }
         String first = "a1,\"" + field + "\",en";
         Path file = Files.writeString(tmp.resolve("long.csv"), first + "\r\nb2,short,en\n");
-        List<RawLine> records = new ArrayList<>();
-        try (BulkFormat.Reader<RawLine> reader =
-                LineFormat.csvRecords(MAX * 2).createReader(new Configuration(), split(file))) {
-            for (BulkFormat.RecordIterator<RawLine> batch; (batch = reader.readBatch()) != null; ) {
-                for (RecordAndPosition<RawLine> r; (r = batch.next()) != null; ) {
-                    records.add(r.getRecord());
-                }
-            }
-        }
+        List<RawLine> records = read(LineFormat.csvRecords(MAX * 2), split(file), false);
         assertThat(records).extracting(r -> r.line).containsExactly(1L, 1_002L);
         assertThat(new String(records.get(0).bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(first);
         assertThat(records.get(0).byteLength).isEqualTo(first.length());
@@ -142,13 +134,18 @@ class LineFormatTest {
         return out;
     }
 
-    private static FileSourceSplit split(Path file) throws Exception {
+    /** The whole of {@code file} as one split. */
+    static FileSourceSplit split(Path file) throws Exception {
         long size = Files.size(file);
         return new FileSourceSplit("0", new org.apache.flink.core.fs.Path(file.toUri()), 0, size, 0, size);
     }
 
     private static List<RawLine> read(FileSourceSplit split, boolean restored) throws Exception {
-        LineFormat format = new LineFormat(MAX);
+        return read(new LineFormat(MAX), split, restored);
+    }
+
+    /** Every record {@code format} reads from {@code split}, by a new or a restored reader. */
+    static List<RawLine> read(LineFormat format, FileSourceSplit split, boolean restored) throws Exception {
         List<RawLine> out = new ArrayList<>();
         try (BulkFormat.Reader<RawLine> reader = restored
                 ? format.restoreReader(new Configuration(), split)
