@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -24,9 +25,14 @@ import org.junit.jupiter.api.Test;
  */
 class KeepFirstOutcomesFunctionTest {
 
-    static KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, String> opened() throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<String, DocumentOutcome, String>(
-                new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()), o -> o.id, Types.STRING);
+    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened() throws Exception {
+        return opened(new KeepFirstOutcomesFunction.IdKey());
+    }
+
+    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened(
+            KeySelector<DocumentOutcome, Long> key) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String>(
+                new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()), key, Types.LONG);
         h.open();
         return h;
     }
@@ -60,10 +66,14 @@ class KeepFirstOutcomesFunctionTest {
     record Run(List<String> kept, List<String> errors, List<String> dropped) {}
 
     static Run run(List<Object> outcomes) throws Exception {
+        return run(outcomes, new KeepFirstOutcomesFunction.IdKey());
+    }
+
+    static Run run(List<Object> outcomes, KeySelector<DocumentOutcome, Long> key) throws Exception {
         List<String> droppedPositions;
         List<String> errors;
         List<String> dropped = new ArrayList<>();
-        try (var h = opened()) {
+        try (var h = opened(key)) {
             for (Object o : outcomes) {
                 if (o instanceof DocumentOutcome keyed) {
                     h.processElement(keyed, 0);
@@ -124,6 +134,17 @@ class KeepFirstOutcomesFunctionTest {
             Collections.shuffle(shuffled, random);
             assertThat(run(shuffled)).isEqualTo(expected);
         }
+    }
+
+    @Test
+    void idsWhoseHashesCollideAreToldApart() throws Exception {
+        Run expected = run(corpus());
+        assertThat(run(corpus(), o -> 42L)).isEqualTo(expected); // every id on one key
+        List<Object> shuffled = new ArrayList<>(corpus());
+        Collections.shuffle(shuffled, new Random(7));
+        assertThat(run(shuffled, o -> 42L)).isEqualTo(expected);
+        assertThat(KeepFirstOutcomesFunction.IdKey.of("a")).isNotEqualTo(KeepFirstOutcomesFunction.IdKey.of("b"))
+                .isEqualTo(KeepFirstOutcomesFunction.IdKey.of(new String("a")));
     }
 
     @Test

@@ -42,7 +42,7 @@ final class KeepFirstAfterInference {
 
     /**
      * Keeps the first document of each id without sorting the vectors: {@code marks} (one per
-     * document), tokenize errors and inference errors are keyed by id ({@link
+     * document), tokenize errors and inference errors are keyed by a hash of the id ({@link
      * KeepFirstOutcomesFunction}), which writes the kept error rows and one duplicate row per other
      * document to {@code errors} and broadcasts the dropped documents' positions; the results of
      * {@code inference} reach {@link DuplicateResultFilter} over a blocking exchange, the positions
@@ -61,7 +61,7 @@ final class KeepFirstAfterInference {
                 .union(inference.getSideOutput(Outputs.ERRORS).map(DocumentOutcome::of).returns(type)
                         .name("inference-error-outcomes"));
         SingleOutputStreamOperator<String> droppedPositions = outcomes
-                .keyBy(o -> o.id, Types.STRING)
+                .keyBy(new KeepFirstOutcomesFunction.IdKey(), Types.LONG)
                 .process(new KeepFirstOutcomesFunction())
                 .returns(Types.STRING)
                 .name("keep-first-ids")
