@@ -114,6 +114,9 @@ final class WordPieceEncoder {
             }
             starts.put(piece, e.getValue().asInt()); // a word's first piece is looked up as it is
         }
+        if (!starts.fits() || !continuations.fits()) {
+            return null;
+        }
         return new WordPieceEncoder(starts, continuations, unk.asInt(), maxChars,
                 norm.path("lowercase").asBoolean(true), template[0], template[1],
                 raw.toArray(String[]::new), normalized.toArray(String[]::new));
@@ -268,10 +271,14 @@ final class WordPieceEncoder {
                 h = 31 * h + buf[start + k];
                 prefixHashes[k + 1] = h;
             }
+            long head = PieceTable.pack(buf, start, Math.min(longest, 8)); // the rest's first 16 chars
+            long next = longest > 8 ? PieceTable.pack(buf, start + 8, Math.min(longest - 8, 8)) : 0;
             int id = -1;
             int end = start + longest;
             while (end > start) {
-                id = table.get(buf, start, end, prefixHashes[end - start]);
+                int m = end - start;
+                id = table.get(buf, start, m, prefixHashes[m], m >= 8 ? head : head & PieceTable.low(m),
+                        m >= 16 ? next : m > 8 ? next & PieceTable.low(m - 8) : 0);
                 if (id >= 0) {
                     break;
                 }
@@ -303,16 +310,38 @@ final class WordPieceEncoder {
         return b.toString();
     }
 
-    /** Vocabulary pieces by their characters, open addressing, no String per lookup. */
+    /**
+     * Vocabulary pieces by their characters, open addressing, no String per lookup. A slot is
+     * four adjacent longs, so a probe reads one cache line: the piece's hash, length and id (0 =
+     * empty), its first 16 characters as bytes, and where the rest of a longer piece starts in
+     * one shared char array. Only ASCII pieces are held (the fast path's texts are ASCII, so no
+     * other piece can match); {@link #fits} is false when a piece is longer than 255 characters
+     * or an id needs more than 24 bits, and then the fast path is not used.
+     */
     private static final class PieceTable {
-        private char[][] keys = new char[1 << 10][];
-        private int[] hashes = new int[1 << 10];
-        private int[] values = new int[1 << 10];
+        private static final int SLOT = 4;
+        private long[] slots = new long[(1 << 10) * SLOT];
+        private char[] tails = new char[64];
+        private int tailsUsed;
         private int size;
+        private boolean fits = true;
         int maxLength;
 
         void put(String piece, int id) {
-            if (size * 2 >= keys.length) {
+            int n = piece.length();
+            for (int i = 0; i < n; i++) {
+                if (piece.charAt(i) >= 128) {
+                    return; // never matched by an ASCII text
+                }
+            }
+            if (n == 0) {
+                return; // a lookup is never empty
+            }
+            if (n > 255 || id < 0 || id >= 1 << 24) {
+                fits = false;
+                return;
+            }
+            if ((size + 1) * 2 * SLOT > slots.length) {
                 grow();
             }
             char[] key = piece.toCharArray();
@@ -320,55 +349,116 @@ final class WordPieceEncoder {
             for (char c : key) {
                 h = 31 * h + c;
             }
-            int slot = spread(h) & (keys.length - 1);
-            while (keys[slot] != null) {
-                if (Arrays.equals(keys[slot], key)) {
-                    values[slot] = id;
+            long head = pack(key, 0, Math.min(n, 8));
+            long next = n > 8 ? pack(key, 8, Math.min(n - 8, 8)) : 0;
+            int mask = slots.length / SLOT - 1;
+            int slot = spread(h) & mask;
+            long meta;
+            while ((meta = slots[slot * SLOT]) != 0) {
+                if (matches(slot, meta, metaKey(h, n), head, next, key, 0, n)) {
+                    slots[slot * SLOT] = metaKey(h, n) | id;
                     return;
                 }
-                slot = (slot + 1) & (keys.length - 1);
+                slot = (slot + 1) & mask;
             }
-            keys[slot] = key;
-            hashes[slot] = h;
-            values[slot] = id;
+            int tail = -1;
+            if (n > 16) {
+                tail = tailsUsed;
+                if (tailsUsed + n - 16 > tails.length) {
+                    tails = Arrays.copyOf(tails, Math.max(tails.length * 2, tailsUsed + n));
+                }
+                piece.getChars(16, n, tails, tailsUsed);
+                tailsUsed += n - 16;
+            }
+            int at = slot * SLOT;
+            slots[at] = metaKey(h, n) | id;
+            slots[at + 1] = head;
+            slots[at + 2] = next;
+            slots[at + 3] = tail;
             size++;
-            maxLength = Math.max(maxLength, key.length);
+            maxLength = Math.max(maxLength, n);
         }
 
-        /** The id of {@code buf[from, to)}, whose polynomial hash is {@code h}; -1 when absent. */
-        int get(char[] buf, int from, int to, int h) {
-            int slot = spread(h) & (keys.length - 1);
-            char[] key;
-            while ((key = keys[slot]) != null) {
-                if (hashes[slot] == h && key.length == to - from && equal(key, buf, from)) {
-                    return values[slot];
+        boolean fits() {
+            return fits;
+        }
+
+        /**
+         * The id of {@code buf[from, from + m)}, whose polynomial hash is {@code h} and whose first
+         * 16 characters packed by {@link #pack} are {@code head} and {@code next}; -1 when absent.
+         */
+        int get(char[] buf, int from, int m, int h, long head, long next) {
+            int mask = slots.length / SLOT - 1;
+            int slot = spread(h) & mask;
+            long want = metaKey(h, m);
+            long meta;
+            while ((meta = slots[slot * SLOT]) != 0) {
+                if (matches(slot, meta, want, head, next, buf, from, m)) {
+                    return (int) (meta & 0xFFFFFF);
                 }
-                slot = (slot + 1) & (keys.length - 1);
+                slot = (slot + 1) & mask;
             }
             return -1;
         }
 
-        private static boolean equal(char[] key, char[] buf, int from) {
-            for (int i = 0; i < key.length; i++) {
-                if (key[i] != buf[from + i]) {
-                    return false;
+        private boolean matches(int slot, long meta, long want, long head, long next, char[] chars, int from, int m) {
+            int at = slot * SLOT;
+            if ((meta & ~0xFFFFFFL) != want || slots[at + 1] != head || slots[at + 2] != next) {
+                return false;
+            }
+            if (m > 16) {
+                int tail = (int) slots[at + 3];
+                for (int i = 16; i < m; i++) {
+                    if (tails[tail + i - 16] != chars[from + i]) {
+                        return false;
+                    }
                 }
             }
             return true;
         }
 
+        /** Hash and length, the upper 40 bits of a slot's first long (its id is the lower 24). */
+        private static long metaKey(int h, int length) {
+            return (long) h << 32 | (long) length << 24;
+        }
+
+        /** {@code count} (at most 8) ASCII chars from {@code chars[from]} as bytes, the first lowest. */
+        static long pack(char[] chars, int from, int count) {
+            long w = 0;
+            for (int i = 0; i < count; i++) {
+                w |= (long) chars[from + i] << (8 * i);
+            }
+            return w;
+        }
+
+        /** The bytes of a packed word's first {@code m} (fewer than 8) chars. */
+        static long low(int m) {
+            return (1L << (8 * m)) - 1;
+        }
+
         private void grow() {
-            char[][] oldKeys = keys;
-            int[] oldValues = values;
-            keys = new char[oldKeys.length * 2][];
-            hashes = new int[oldKeys.length * 2];
-            values = new int[oldKeys.length * 2];
+            long[] old = slots;
+            char[] oldTails = tails;
+            slots = new long[old.length * 2];
+            tails = new char[64];
+            tailsUsed = 0;
             size = 0;
-            for (int i = 0; i < oldKeys.length; i++) {
-                if (oldKeys[i] != null) {
-                    put(new String(oldKeys[i]), oldValues[i]);
+            int oldMax = maxLength;
+            for (int at = 0; at < old.length; at += SLOT) {
+                long meta = old[at];
+                if (meta != 0) {
+                    int n = (int) (meta >>> 24) & 0xFF;
+                    char[] key = new char[n];
+                    for (int i = 0; i < Math.min(n, 16); i++) {
+                        key[i] = (char) ((i < 8 ? old[at + 1] >>> (8 * i) : old[at + 2] >>> (8 * (i - 8))) & 0xFF);
+                    }
+                    if (n > 16) {
+                        System.arraycopy(oldTails, (int) old[at + 3], key, 16, n - 16);
+                    }
+                    put(new String(key), (int) (meta & 0xFFFFFF));
                 }
             }
+            maxLength = Math.max(maxLength, oldMax);
         }
 
         private static int spread(int h) {

@@ -78,6 +78,32 @@ class WordPieceEncoderTest {
     }
 
     @Test
+    void piecesLongerThanAPackedWordMatchOnEveryCharacter() throws Exception {
+        JsonNode bert = tokenizerJson(ModelCard.builtIn("all-minilm-l6-v2"));
+        var vocab = (com.fasterxml.jackson.databind.node.ObjectNode) bert.at("/model/vocab");
+        int next = vocab.size();
+        String start = "supercalifragilisticexpialidocious"; // 34 chars: 16 packed, 18 in the tails
+        vocab.put(start, next);
+        vocab.put("##" + "qwertyuiopasdfghjklz", next + 1); // a 20-char continuation
+        vocab.put("caf\u00e9x", next + 2); // not ASCII: never matched, not held
+        WordPieceEncoder fast = WordPieceEncoder.forTokenizer(bert);
+        int cls = fast.ids("")[0];
+        int sep = fast.ids("")[1];
+        assertThat(fast.ids(start)).containsExactly(cls, next, sep);
+        assertThat(fast.ids(start + "qwertyuiopasdfghjklz")).containsExactly(cls, next, next + 1, sep);
+        // same first 16 chars and length, another tail: not the long piece
+        assertThat(fast.ids("supercalifragilisticexpialidociouz")).doesNotContain(next);
+        assertThat(fast.ids("supercalifragili")).doesNotContain(next);
+
+        JsonNode tooLong = tokenizerJson(ModelCard.builtIn("all-minilm-l6-v2"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tooLong.at("/model/vocab")).put("a".repeat(256), next);
+        assertThat(WordPieceEncoder.forTokenizer(tooLong)).isNull();
+        JsonNode bigId = tokenizerJson(ModelCard.builtIn("all-minilm-l6-v2"));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) bigId.at("/model/vocab")).put("zzzzzz", 1 << 24);
+        assertThat(WordPieceEncoder.forTokenizer(bigId)).isNull();
+    }
+
+    @Test
     void onlyBertsPipelineGetsTheFastPath() throws Exception {
         ObjectMapper json = new ObjectMapper();
         JsonNode bert = tokenizerJson(ModelCard.builtIn("all-minilm-l6-v2"));
