@@ -2,7 +2,6 @@ package io.github.flinkinfer.operators.batch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.ToIntFunction;
 
@@ -160,13 +159,17 @@ public final class LengthBucketBatcher<T> {
         if (n == 0) {
             return;
         }
-        Integer[] order = new Integer[n];
         int[] len = new int[n];
+        long[] keys = new long[n]; // longest first, ties in arrival order: (MAX - length, index)
         for (int i = 0; i < n; i++) {
-            order[i] = i;
             len[i] = tokens.applyAsInt(b.items.get(i));
+            keys[i] = (long) (Integer.MAX_VALUE - len[i]) << 32 | i;
         }
-        Arrays.sort(order, Comparator.comparingInt((Integer i) -> -len[i]));
+        Arrays.sort(keys);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) keys[i];
+        }
         List<T> keep = new ArrayList<>();
         List<Long> keepTimes = new ArrayList<>();
         int i = 0;

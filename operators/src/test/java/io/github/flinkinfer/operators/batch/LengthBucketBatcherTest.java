@@ -55,6 +55,20 @@ class LengthBucketBatcherTest {
     }
 
     @Test
+    void aBatchHoldsItsItemsLongestFirstAndEqualLengthsInArrivalOrder() {
+        record Item(String id, int tokens) {}
+        LengthBucketBatcher<Item> batcher = new LengthBucketBatcher<>(
+                BatchingConfig.defaults().withMaxBatchTokens(4096).withMaxBatchSize(64), Item::tokens);
+        List<Item> in = List.of(new Item("a", 30), new Item("b", 32), new Item("c", 30), new Item("d", 32),
+                new Item("e", 31), new Item("f", 30));
+        for (Item item : in) {
+            batcher.add(item, 0);
+        }
+        assertThat(batcher.flushAll()).flatExtracting(Batch::items).extracting(Item::id)
+                .containsExactly("b", "d", "e", "a", "c", "f");
+    }
+
+    @Test
     void everyItemComesOutExactlyOnce() {
         List<Integer> lengths = skewedLengths(5_000, 3);
         List<Integer> out = new ArrayList<>();
