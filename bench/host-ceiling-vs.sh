@@ -9,7 +9,9 @@
 # -Dmdep.outputFile=target/cp.txt`; this checkout built with `mvn -B -DskipTests package`.
 # Both get this checkout's JVM options. Prints, per run: job-wide items/s and real tokens/s
 # (the run summary's: submission to the job's end), process wall and user CPU seconds
-# (/usr/bin/time: JVM start, embedded cluster and model load included), the bound line.
+# (/usr/bin/time: JVM start, embedded cluster and model load included), the tail after the last
+# batch and the phase totals of the run report (tokenize, post-process, write: sums over items),
+# the bound line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=$(cd "$1" && pwd)
@@ -30,8 +32,24 @@ run() { # name, command...
     /usr/bin/time -f "process wall %e s, user CPU %U s" -o "$work/time" "$@" embed --input "$corpus" \
         --model "$card" --max-length 128 --parallelism 2 --output "$work/out" --run-id "$name" "${extra[@]}" \
         > "$work/log" 2>&1 || { tail -20 "$work/log"; exit 1; }
-    printf '%-6s %s | %s | %s\n' "$name" "$(grep -o 'job-wide .*' "$work/log")" "$(cat "$work/time")" \
+    printf '%-6s %s | %s | %s | %s\n' "$name" "$(grep -o 'job-wide .*' "$work/log")" "$(cat "$work/time")" \
+        "$(phases "$work/out/report-$name.json" "$work/log")" \
         "$(grep -o 'bound .*' "$work/log" | cut -c1-120 || true)"
+}
+# the run's tail after its last batch and its phase totals (sums over items: less noisy than the
+# wall for an A/B of one stage); "n/a" where a build's report has no such field
+phases() { # report.json, log
+    local tail
+    tail=$(grep -o 'tail  *[0-9.]* s' "$2" | grep -o '[0-9.]* s' || echo "n/a")
+    /usr/bin/python3 - "$1" "$tail" <<'PY'
+import json, sys
+try:
+    p = json.load(open(sys.argv[1])).get("phaseTotalsMs") or {}
+except OSError:
+    p = {}
+ms = lambda k: f"{p[k]:,.0f}" if k in p else "n/a"
+print(f"tail {sys.argv[2]}, phase ms tokenize {ms('tokenizeMs')} postprocess {ms('postprocessMs')} write {ms('writeMs')}")
+PY
 }
 extra=("$@")
 echo "corpus $corpus ($(wc -l < "$corpus") docs), $rounds rounds, extra flags: ${extra[*]:-none}; load $(cut -d' ' -f1-3 /proc/loadavg)"
