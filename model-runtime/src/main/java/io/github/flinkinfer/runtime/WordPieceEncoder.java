@@ -104,8 +104,14 @@ final class WordPieceEncoder {
                 raw.add(content);
             }
         }
-        PieceTable starts = new PieceTable();
-        PieceTable continuations = new PieceTable();
+        int continuing = 0;
+        for (Iterator<String> it = model.path("vocab").fieldNames(); it.hasNext(); ) {
+            if (!prefix.isEmpty() && it.next().startsWith(prefix)) {
+                continuing++;
+            }
+        }
+        PieceTable starts = new PieceTable(model.path("vocab").size());
+        PieceTable continuations = new PieceTable(continuing);
         for (Iterator<Map.Entry<String, JsonNode>> it = model.path("vocab").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String piece = e.getKey();
@@ -326,12 +332,16 @@ final class WordPieceEncoder {
         private static final int SLOT = 4;
         private static final int PRESENT_BITS = 20;
         private final long[] present = new long[1 << (PRESENT_BITS - 6)];
-        private long[] slots = new long[(1 << 10) * SLOT];
+        private final long[] slots;
         private char[] tails = new char[64];
         private int tailsUsed;
-        private int size;
         private boolean fits = true;
         int maxLength;
+
+        /** A table for at most {@code pieces} pieces: at least twice as many slots, so never full. */
+        PieceTable(int pieces) {
+            slots = new long[Math.max(1 << 10, Integer.highestOneBit(Math.max(1, pieces) * 2 - 1) * 2) * SLOT];
+        }
 
         void put(String piece, int id) {
             int n = piece.length();
@@ -346,9 +356,6 @@ final class WordPieceEncoder {
             if (n > 255 || id < 0 || id >= 1 << 24) {
                 fits = false;
                 return;
-            }
-            if ((size + 1) * 2 * SLOT > slots.length) {
-                grow();
             }
             char[] key = piece.toCharArray();
             int h = 0;
@@ -383,7 +390,6 @@ final class WordPieceEncoder {
             slots[at + 1] = head;
             slots[at + 2] = next;
             slots[at + 3] = tail;
-            size++;
             maxLength = Math.max(maxLength, n);
         }
 
@@ -451,31 +457,6 @@ final class WordPieceEncoder {
         /** The bytes of a packed word's first {@code m} (fewer than 8) chars. */
         static long low(int m) {
             return (1L << (8 * m)) - 1;
-        }
-
-        private void grow() {
-            long[] old = slots;
-            char[] oldTails = tails;
-            slots = new long[old.length * 2];
-            tails = new char[64];
-            tailsUsed = 0;
-            size = 0;
-            int oldMax = maxLength;
-            for (int at = 0; at < old.length; at += SLOT) {
-                long meta = old[at];
-                if (meta != 0) {
-                    int n = (int) (meta >>> 24) & 0xFF;
-                    char[] key = new char[n];
-                    for (int i = 0; i < Math.min(n, 16); i++) {
-                        key[i] = (char) ((i < 8 ? old[at + 1] >>> (8 * i) : old[at + 2] >>> (8 * (i - 8))) & 0xFF);
-                    }
-                    if (n > 16) {
-                        System.arraycopy(oldTails, (int) old[at + 3], key, 16, n - 16);
-                    }
-                    put(new String(key), (int) (meta & 0xFFFFFF));
-                }
-            }
-            maxLength = Math.max(maxLength, oldMax);
         }
 
         private static int spread(int h) {

@@ -9,10 +9,7 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -43,7 +40,6 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<Long, Docume
     public static final OutputTag<DocumentOutcome> DROPPED =
             new OutputTag<>("dropped-duplicate-errors", TypeInformation.of(DocumentOutcome.class));
 
-    private transient ValueState<Boolean> timerSet;
     private transient ListState<DocumentOutcome> outcomes;
 
     /** The key of an outcome: a 64-bit FNV-1a hash of its id's chars. */
@@ -67,17 +63,13 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<Long, Docume
 
     @Override
     public void open(OpenContext ctx) {
-        timerSet = getRuntimeContext().getState(new ValueStateDescriptor<>("timer-set", Types.BOOLEAN));
         outcomes = getRuntimeContext().getListState(
                 new ListStateDescriptor<>("outcomes", TypeInformation.of(DocumentOutcome.class)));
     }
 
     @Override
     public void processElement(DocumentOutcome o, Context ctx, Collector<String> out) throws Exception {
-        if (timerSet.value() == null) {
-            ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
-            timerSet.update(true);
-        }
+        ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE); // once per key: timers are a set
         outcomes.add(o);
     }
 
@@ -85,7 +77,6 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<Long, Docume
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<String> out) throws Exception {
         List<DocumentOutcome> all = new ArrayList<>();
         outcomes.get().forEach(all::add);
-        timerSet.clear();
         outcomes.clear();
         if (all.size() == 1 && all.get(0).isMark()) {
             return; // an id seen once without an error row: the usual case
