@@ -11,7 +11,8 @@
 # (the run summary's: submission to the job's end), process wall and user CPU seconds
 # (/usr/bin/time: JVM start, embedded cluster and model load included), the tail after the last
 # batch and the phase totals of the run report (tokenize, post-process, write: sums over items),
-# the bound line.
+# the bound line; then main / base by job-wide items/s, per round (pairs run back to back) and as
+# the ratio of the medians.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=$(cd "$1" && pwd)
@@ -56,5 +57,19 @@ echo "corpus $corpus ($(wc -l < "$corpus") docs), $rounds rounds, extra flags: $
 for r in $(seq "$rounds"); do
     (cd "$base" && run "base$r" java $opts -cp "$basecp" "$basemain")
     run "main$r" "$root/bin/flink-inference"
-done
+done | tee "$work/rounds"
 echo "load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+# main / base by job-wide items/s: each round's pair (base r, main r), and the medians' ratio
+/usr/bin/python3 - "$work/rounds" <<'PY'
+import re, statistics, sys
+rate = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'(base|main)(\d+)\s+job-wide\s+([\d.]+) items/s', line)
+    if m:
+        rate[(m.group(1), int(m.group(2)))] = float(m.group(3))
+rounds = sorted(r for b, r in rate if b == "main" and ("base", r) in rate)
+if rounds:
+    per = ", ".join(f"{rate[('main', r)] / rate[('base', r)]:.2f}x" for r in rounds)
+    med = statistics.median(rate[("main", r)] for r in rounds) / statistics.median(rate[("base", r)] for r in rounds)
+    print(f"main / base (job-wide items/s): per round {per}; medians {med:.2f}x")
+PY
