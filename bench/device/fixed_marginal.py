@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Fixed seconds and marginal CPU per document, per parallelism, builds side by side (issue 38).
+
+Runs `embed` with the benchmark fixture model on N and K*N unique documents at each parallelism,
+builds interleaved (each size and P: every build back to back). Per run: the process's wall (fork
+to exit), the job-wide wall from the run report (submission to the job's end), the process's CPU
+(children's user+sys from getrusage), first and last batch after submission. Per build and P:
+  fixed seconds  = the job-wide wall's intercept at 0 documents: (K*T_N - T_KN) / (K-1)
+  marginal us/doc (wall) = (T_KN - T_N) / ((K-1) N); marginal items/s = its inverse
+  marginal us CPU/doc    = (C_KN - C_N) / ((K-1) N)
+Usage: fixed_marginal.py --java JAVA --jvm-options FILE --classpath BUILD=CP ... --card CARD
+       --corpus-n FILE --corpus-kn FILE --k K --parallelism 1 2 16 --out DIR [--conf BUILD=DIR]
+"""
+import argparse, json, os, resource, shlex, subprocess, sys, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--java", required=True)
+ap.add_argument("--jvm-options", required=True)
+ap.add_argument("--log4j", required=True)
+ap.add_argument("--classpath", nargs="+", required=True, help="BUILD=CLASSPATH")
+ap.add_argument("--conf", nargs="*", default=[], help="BUILD=FLINK_CONF_DIR")
+ap.add_argument("--card", required=True)
+ap.add_argument("--corpus-n", required=True)
+ap.add_argument("--corpus-kn", required=True)
+ap.add_argument("--k", type=int, default=3)
+ap.add_argument("--parallelism", nargs="+", type=int, required=True)
+ap.add_argument("--heap", default="24g")
+ap.add_argument("--timeout", type=int, default=300)
+ap.add_argument("--out", required=True)
+ap.add_argument("--no-warmup", action="store_true")
+ap.add_argument("--sizes", nargs="+", default=["n", "kn"])
+a = ap.parse_args()
+builds = dict(c.split("=", 1) for c in a.classpath)
+confs = dict(c.split("=", 1) for c in a.conf)
+jvm = open(a.jvm_options).read().split()
+jvm = [o for o in jvm if not o.startswith("-Xmx")] + ["-Xmx" + a.heap]
+count = lambda f: sum(1 for _ in open(f))
+sizes = {"n": (a.corpus_n, count(a.corpus_n)), "kn": (a.corpus_kn, count(a.corpus_kn))}
+os.makedirs(a.out, exist_ok=True)
+rows = []
+
+def run(build, p, size):
+    corpus, docs = sizes[size]
+    out = f"/tmp/fm-out-{build}-{p}-{size}"
+    env = dict(os.environ, FLINK_PLUGINS_DIR="/tmp/fm-noplugins")
+    os.makedirs(env["FLINK_PLUGINS_DIR"], exist_ok=True)
+    env.pop("FLINK_CONF_DIR", None)
+    if build in confs:
+        env["FLINK_CONF_DIR"] = confs[build]
+    cmd = [a.java, *jvm, f"-Dlog4j.configurationFile={a.log4j}", "-cp", builds[build],
+           "io.github.flinkinfer.jobs.cli.Main", "embed", "--input", corpus, "--model", a.card,
+           "--output", out, "--run-id", "r", "--max-length", "128", "--parallelism", str(p),
+           "--overwrite", "--progress-seconds", "600"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    with open(f"{a.out}/{build}-p{p}-{size}.out", "w") as log:
+        try:
+            rc = subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=a.timeout).returncode
+        except subprocess.TimeoutExpired:
+            rc = 124
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    row = dict(build=build, p=p, size=size, docs=docs, rc=rc, processSeconds=round(wall, 3), cpuSeconds=round(cpu, 3))
+    try:
+        r = json.load(open(f"{out}/report-r.json"))
+        t = r["series"]["timeline"]
+        row.update(jobSeconds=r["wallSeconds"], itemsPerSecond=round(r["itemsPerSecond"]), succeeded=r["succeeded"],
+                   firstBatchSeconds=t["firstBatchSeconds"], lastBatchSeconds=t["lastBatchSeconds"],
+                   tailSeconds=round(r["wallSeconds"] - t["lastBatchSeconds"], 3), realTokens=r["realTokens"])
+    except Exception as e:  # a failed run has no report: its row says so
+        row["error"] = repr(e)[:200]
+    subprocess.run(["rm", "-rf", out])
+    print(json.dumps(row), flush=True)
+    rows.append(row)
+
+for build in ([] if a.no_warmup else builds):  # warm-up, not counted: the page cache holds the jars and the corpora after it
+    run(build, 2, "n"); rows.pop()
+for p in a.parallelism:
+    for size in a.sizes:
+        for build in builds:
+            run(build, p, size)
+json.dump(rows, open(f"{a.out}/runs.json", "w"), indent=1)
+
+if a.sizes != ["n", "kn"]:
+    sys.exit(0)
+lines = ["| build | P | job-wide items/s (N / KN) | first batch s | tail s (KN) | fixed s | marginal items/s | marginal µs CPU/doc |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|"]
+for p in a.parallelism:
+    for build in builds:
+        by = {r["size"]: r for r in rows if r["build"] == build and r["p"] == p}
+        n, kn = by.get("n", {}), by.get("kn", {})
+        if "jobSeconds" not in n or "jobSeconds" not in kn:
+            lines.append(f"| {build} | {p} | failed (rc {n.get('rc')} / {kn.get('rc')}) | | | | | |")
+            continue
+        extra = kn["docs"] - n["docs"]
+        fixed = (kn["docs"] * n["jobSeconds"] - n["docs"] * kn["jobSeconds"]) / extra
+        marg = extra / (kn["jobSeconds"] - n["jobSeconds"]) if kn["jobSeconds"] > n["jobSeconds"] else float("nan")
+        cpu = (kn["cpuSeconds"] - n["cpuSeconds"]) / extra * 1e6
+        lines.append(f"| {build} | {p} | {n['itemsPerSecond']:,} / {kn['itemsPerSecond']:,} | {n['firstBatchSeconds']:.2f} / {kn['firstBatchSeconds']:.2f}"
+                     f" | {kn['tailSeconds']:.2f} | {fixed:.2f} | {marg:,.0f} | {cpu:.0f} |")
+open(f"{a.out}/summary.md", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))

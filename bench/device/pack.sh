@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds bench/build/device/: what device-run.sh needs on a many-core machine without a JDK, in
+# under 64 MiB. A jlink'd Java 17 runtime (the modules a run loads), the job's third-party jars
+# trimmed to what an embed run loads (class-load log of a local run: whole jars where any class was
+# loaded, and for the six largest only the packages loaded; linux-x64 natives only; MiniLM's jar
+# reduced to its tokenizer.json), and this checkout's own jars as build "main" (plus BASE_JARS_DIR's
+# as build "base" when given, e.g. a 4220b9e worktree's). Usage: bench/device/pack.sh [BASE_ROOT]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"; cd "$ROOT"
+BASE=${1:-}
+OUT=$ROOT/bench/build/device; mkdir -p "$OUT"
+HERE=$ROOT/bench/device
+L=jobs/target/launcher
+[ -f "$L/classpath-compile" ] || mvn -B -q -DskipTests package
+CARD=$ROOT/bench/build/fixture-model/card.json
+[ -f "$CARD" ] || bench/fixture/build-fixture-model.sh >/dev/null
+# 1. which classes an embed run loads (CDS off, so every class names its jar)
+log=$(mktemp); corpus=$(mktemp --suffix=.jsonl); plugins=$(mktemp -d)
+python3 "$HERE/gen_corpus.py" datasets/sample/wordnet-sample.jsonl 20000 "$corpus"
+FLINK_PLUGINS_DIR=$plugins FLINK_INFERENCE_OPTS="-Xshare:off -Xlog:class+load=info:file=$log" \
+  bin/flink-inference embed --input "$corpus" --model "$CARD" --output "$OUT/run" --run-id pack \
+  --parallelism 4 --max-length 128 --overwrite >/dev/null
+grep -oE "load\] [^ ]+ source: (jar:)?file:[^ !]*" "$log" | sed -E 's/load\] ([^ ]+) source: (jar:)?file:(.*)/\3 \1/' | sort -u > "$OUT/loaded.txt"
+rm -rf "$OUT/run" "$corpus" "$plugins" "$log"
+# 2. the JRE: the modules a run loads (plus the crypto, zip and HTTP ones a library may ask for)
+rm -rf "$OUT/jre"
+jlink --add-modules java.base,java.desktop,java.logging,java.management,java.management.rmi,java.naming,java.rmi,java.security.jgss,java.sql,java.xml,jdk.jfr,jdk.localedata,jdk.management,jdk.management.jfr,jdk.net,jdk.security.auth,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,java.scripting,java.net.http \
+  --include-locales=en,en-US --strip-debug --no-man-pages --no-header-files --compress=0 --output "$OUT/jre"
+(cd "$OUT" && tar -cf - jre | xz -T2 -6 > jre.tar.xz && rm -rf jre)
+# 3. third-party jars: those a run loaded from, trimmed
+awk '{print $1}' "$OUT/loaded.txt" | sort -u | grep -v -E "/(jobs|operators|model-runtime)-[0-9][^/]*\.jar$|flink-plugins" > "$OUT/deps.txt"
+"$HERE/make-pack.sh" "$OUT/deps.txt" "$OUT/deps.tar.xz" deps "$OUT/loaded.txt"
+cp ~/.m2/repository/org/webjars/npm/uplot/*/uplot-*.jar "$OUT/"   # the report's chart library: resources only
+# 4. the builds' own jars
+app() { local name=$1 root=$2; rm -rf "$OUT/app-$name"; mkdir -p "$OUT/app-$name"
+  cp "$root"/{jobs,operators,model-runtime}/target/{jobs,operators,model-runtime}-*-SNAPSHOT.jar "$OUT/app-$name/" 2>/dev/null || true
+  rm -f "$OUT"/app-$name/*-job.jar; (cd "$OUT" && tar -cf app-$name.tar app-$name && rm -rf app-$name); }
+app main "$ROOT"
+[ -n "$BASE" ] && app base "$BASE"
+cp "$HERE"/{gen_corpus.py,fixed_marginal.py,device-run.sh} datasets/sample/wordnet-sample.jsonl jobs/src/main/local/log4j2-local.properties "$L/jvm.options" "$OUT/"
+rm -rf "$OUT/fixture"; cp -r bench/build/fixture-model "$OUT/fixture"
+du -sh "$OUT"; ls -la "$OUT"
