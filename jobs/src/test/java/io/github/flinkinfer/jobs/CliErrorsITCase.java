@@ -64,13 +64,17 @@ class CliErrorsITCase {
     /** Issue 40: a mistyped option is one error line and a pointer at --help, not the whole usage. */
     @Test
     void mistypedOptionPointsAtHelpInsteadOfPrintingTheUsage() throws Exception {
-        Launcher.Result r = Launcher.run(tmp, Map.of(), "embed", "--inputt", corpus().toString(),
-                "--output", tmp.resolve("out").toString());
+        // with picocli's suggestions (--inputt is near --input), and without any (--colour)
+        for (String typo : new String[] {"--inputt", "--colour"}) {
+            Launcher.Result r = Launcher.run(tmp, Map.of(), "embed", typo, corpus().toString(),
+                    "--output", tmp.resolve("out").toString());
 
-        assertOneErrorLine(r, "Unknown option", "--inputt");
-        assertThat(r.stderr()).contains("--help").doesNotContain("Usage:");
-        assertThat(r.stderr().lines().count()).as("stderr:%n%s", r.stderr()).isLessThanOrEqualTo(4);
-        assertThat(r.stdout()).doesNotContain("Usage:");
+            assertOneErrorLine(r, "Unknown option", typo);
+            assertThat(r.stderr()).contains("Run 'flink-inference embed --help' for the options.")
+                    .doesNotContain("Usage:");
+            assertThat(r.stderr().lines().count()).as("stderr:%n%s", r.stderr()).isLessThanOrEqualTo(3);
+            assertThat(r.stdout()).doesNotContain("Usage:");
+        }
     }
 
     @Test

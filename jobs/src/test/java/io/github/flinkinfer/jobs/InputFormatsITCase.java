@@ -75,7 +75,7 @@ class InputFormatsITCase extends ClusterTestBase {
         Files.writeString(dir.resolve("b/part-0.jsonl"), "{\"id\": \"b0\", \"text\": \"second folder\"}\n"
                 + "{\"id\": \"b1\", \"text\": \"its second line\"}\n");
         for (String skipped : List.of("_temporary/part-0.jsonl", ".cache/part-0.jsonl", "a/_SUCCESS",
-                "b/.part-1.jsonl.inprogress", "_manifest.json")) {
+                "b/.part-1.jsonl.inprogress")) { // the top level holds folders only
             Files.writeString(dir.resolve(skipped), "not read: " + skipped + "\n");
         }
         Path out = tmp.resolve("out");

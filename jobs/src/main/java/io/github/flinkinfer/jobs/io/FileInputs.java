@@ -21,9 +21,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
  * the reading subtask; one source per format. A directory is read whole, subfolders included,
- * skipping names that start with '_' or '.' at every level (FileSource's own rule). Every record's position names its file's whole
- * path ({@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two
- * directories give distinct positions.
+ * skipping names that start with '_' or '.' at every level (FileSource's own rule). Every
+ * record's position names its file's whole path ({@code <path>:<line>}, Parquet {@code
+ * <path>:<row>}), so same-named files in two directories give distinct positions.
  *
  * <pre>{@code
  * ParsedInput input = FileInputs.read(env, options.inputConfig());

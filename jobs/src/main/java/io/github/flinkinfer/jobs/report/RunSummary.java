@@ -170,7 +170,6 @@ public final class RunSummary {
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
         r.cost(ledger);
-        r.skippedUnchanged = ledger.counts().skipped();
         r.skippedTokens = ledger.skippedTokens;
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
         r.series(ledger, submitted);
@@ -197,6 +196,7 @@ public final class RunSummary {
         succeeded = counts.succeeded();
         failed = counts.failed();
         errorsByReason.putAll(counts.failedByReason());
+        skippedUnchanged = counts.skipped();
         batches = l.batches;
         retries = l.retries;
         realTokens = l.realTokens;
