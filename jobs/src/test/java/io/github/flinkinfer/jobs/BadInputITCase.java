@@ -58,6 +58,7 @@ class BadInputITCase extends ClusterTestBase {
                 case 12 -> add.accept("{\"id\":\"huge\",\"text\":\"" + "x".repeat(3 << 20) + "\"}",
                         "record_too_large");
                 case 13 -> add.accept("", "malformed_json");
+                case 14 -> add.accept("{\"id\":\"null-text\",\"text\":null}", "missing_text");
                 default -> { }
             }
         }
@@ -91,7 +92,13 @@ class BadInputITCase extends ClusterTestBase {
         // The text never appears in errors: only its length and hash.
         assertThat(errors.toString()).doesNotContain("a second ok-3").doesNotContain("no id here");
         assertThat(summary.succeeded).isEqualTo(valid.size());
-        assertThat(summary.failed).isEqualTo(expectedReason.size());
+        assertThat(summary.failed).as("duplicates are dropped, not failed").isEqualTo(expectedReason.size() - 1);
+        assertThat(summary.duplicates).isEqualTo(1);
+        // a field that is there but null says so, apart from one that is not there (issue 40)
+        List<String> messages = errors.stream().filter(e -> e.get("reason").asText().startsWith("missing_"))
+                .map(e -> e.get("message").asText()).toList();
+        assertThat(messages).containsExactlyInAnyOrder("no 'id' field", "'id' is null",
+                "no 'text' field", "'text' is null");
         assertThat(Outputs.hasInProgressFiles(out)).isFalse();
     }
 }

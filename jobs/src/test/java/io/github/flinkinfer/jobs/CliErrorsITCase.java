@@ -49,6 +49,34 @@ class CliErrorsITCase {
         assertThat(verbose.stderr()).as("--verbose shows the trace").contains("\tat io.github.flinkinfer.jobs.io.RunOutput.prepare");
     }
 
+    /** Issue 40: an output below a regular file cannot be created: said at once, no trace. */
+    @Test
+    void outputBelowAFileSaysWhichFileIsInTheWay() throws Exception {
+        Path file = Files.writeString(tmp.resolve("rf"), "a regular file");
+
+        Launcher.Result r = Launcher.run(tmp, Map.of(), "embed", "--input", corpus().toString(),
+                "--output", file.resolve("sub").toString(), "--progress-seconds", "0");
+
+        assertOneErrorLine(r, "--output", "rf/sub cannot be created", "rf is a file");
+        assertThat(Files.readString(file)).isEqualTo("a regular file");
+    }
+
+    /** Issue 40: a mistyped option is one error line and a pointer at --help, not the whole usage. */
+    @Test
+    void mistypedOptionPointsAtHelpInsteadOfPrintingTheUsage() throws Exception {
+        // with picocli's suggestions (--inputt is near --input), and without any (--colour)
+        for (String typo : new String[] {"--inputt", "--colour"}) {
+            Launcher.Result r = Launcher.run(tmp, Map.of(), "embed", typo, corpus().toString(),
+                    "--output", tmp.resolve("out").toString());
+
+            assertOneErrorLine(r, "Unknown option", typo);
+            assertThat(r.stderr()).contains("Run 'flink-inference embed --help' for the options.")
+                    .doesNotContain("Usage:");
+            assertThat(r.stderr().lines().count()).as("stderr:%n%s", r.stderr()).isLessThanOrEqualTo(3);
+            assertThat(r.stdout()).doesNotContain("Usage:");
+        }
+    }
+
     @Test
     void unreadableInputDirectoryIsPermissionDeniedNotEmpty() throws Exception {
         // a directory this user cannot list: mode 000, or for root (who lists anything) a

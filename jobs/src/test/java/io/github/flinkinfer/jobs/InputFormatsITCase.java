@@ -58,4 +58,32 @@ class InputFormatsITCase extends ClusterTestBase {
         }
         assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
     }
+
+    /**
+     * Issue 40: one rule for directories, whether they hold files or only subfolders: read every
+     * level down, skipping files and folders whose names start with '_' or '.' (FileSource's own).
+     */
+    @Test
+    void aDirectoryOfSubfoldersIsReadWholeSkippingUnderscoreAndDotNames() throws Exception {
+        Path dir = tmp.resolve("corpus");
+        Files.createDirectories(dir.resolve("a/deep"));
+        Files.createDirectories(dir.resolve("b"));
+        Files.createDirectories(dir.resolve("_temporary"));
+        Files.createDirectories(dir.resolve(".cache"));
+        Files.writeString(dir.resolve("a/part-0.jsonl"), "{\"id\": \"a0\", \"text\": \"first folder\"}\n");
+        Files.writeString(dir.resolve("a/deep/part-0.jsonl"), "{\"id\": \"d0\", \"text\": \"two levels down\"}\n");
+        Files.writeString(dir.resolve("b/part-0.jsonl"), "{\"id\": \"b0\", \"text\": \"second folder\"}\n"
+                + "{\"id\": \"b1\", \"text\": \"its second line\"}\n");
+        for (String skipped : List.of("_temporary/part-0.jsonl", ".cache/part-0.jsonl", "a/_SUCCESS",
+                "b/.part-1.jsonl.inprogress")) { // the top level holds folders only
+            Files.writeString(dir.resolve(skipped), "not read: " + skipped + "\n");
+        }
+        Path out = tmp.resolve("out");
+        var summary = MiniClusters.embed(Jobs.options("--input", dir.toString(), "--output", out.toString(),
+                "--run-id", "nested", "--parallelism", "2"));
+
+        assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrder("a0", "d0", "b0", "b1");
+        assertThat(Outputs.jsonLines(out.resolve("errors"))).isEmpty();
+        assertThat(summary.read).isEqualTo(4);
+    }
 }

@@ -91,7 +91,7 @@ public final class BisectingRunner {
     }
 
     private static void fail(Outcome outcome, TokenizedDocument d, ErrorReason reason, String message, int attempt) {
-        outcome.failed.add(ErrorRecord.of(d.id, d.source, reason, message, attempt));
+        outcome.failed.add(ErrorRecord.of(d.id, d.source, reason, message, attempt).withInput(d.chunk));
         outcome.failedInputs.add(d);
     }
 

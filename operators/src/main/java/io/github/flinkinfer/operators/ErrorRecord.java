@@ -57,6 +57,18 @@ public class ErrorRecord {
         return this;
     }
 
+    /**
+     * Adds the length and hash the tokenizer took of the input (its text is gone by then), for
+     * rows of the stages after it; a {@code null} ref (no text was tokenized) leaves them unknown.
+     */
+    public ErrorRecord withInput(io.github.flinkinfer.operators.chunk.ChunkRef content) {
+        if (content != null) {
+            inputLength = content.contentLength;
+            inputSha256 = content.contentSha256;
+        }
+        return this;
+    }
+
     /** The sha256 of {@code raw}: the digest {@link #inputSha256} is the hex of. */
     public static byte[] sha256(byte[] raw) {
         try {

@@ -3,6 +3,8 @@ package io.github.flinkinfer.operators;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.operators.BatchInferenceOperator.Overlap;
+import io.github.flinkinfer.operators.chunk.ChunkRef;
+import io.github.flinkinfer.operators.chunk.ContentHash;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,12 +31,19 @@ class NonFiniteOutputTest {
         return new TokenizedDocument("n" + n, "f:" + n, ids, n, 0);
     }
 
+    /** The text document {@code id} stood for before the tokenizer dropped it. */
+    static String text(String id) {
+        return "the text of document " + id + " (é)";
+    }
+
     @Test
     void nonFiniteOutputsAreErrorRowsAndTheirBatchMatesResults() throws Exception {
         ModelRuntimeFactory model = NonFiniteModel.write(dir);
         List<TokenizedDocument> docs = new ArrayList<>();
         for (int n = 2; n <= 9; n++) {
-            docs.add(doc(n));
+            TokenizedDocument d = doc(n);
+            d.chunk = ChunkRef.of(d.id, text(d.id), "s"); // as the tokenizer hands it on
+            docs.add(d);
         }
         try (OneInputStreamOperatorTestHarness<TokenizedDocument, InferenceResult> h =
                 BatchInferenceOperatorTest.harness(model, BatchInferenceOperatorTest.batching(4, 1, 0), Overlap.OFF)) {
@@ -56,6 +65,9 @@ class NonFiniteOutputTest {
                 assertThat(e.stage).isEqualTo(ErrorRecord.POSTPROCESS);
                 assertThat(e.attempt).isGreaterThan(1); // re-run alone before it failed
                 assertThat(e.source).isEqualTo("f:" + e.id.substring(1));
+                // named by the input's length and hash, as a parse error is, to join back to the corpus
+                assertThat(e.inputLength).isEqualTo(text(e.id).length());
+                assertThat(e.inputSha256).isEqualTo(ContentHash.sha256(text(e.id)));
             });
             assertThat(errors).filteredOn(e -> e.id.equals("n5")).singleElement()
                     .satisfies(e -> assertThat(e.message).contains("Infinity"));

@@ -35,6 +35,7 @@ public final class Main implements Runnable {
             }
             return 2;
         });
+        cli.setParameterExceptionHandler((e, given) -> badOptions(e, verbose));
         int code = cli.execute(args);
         if (code == 0) {
             if (io.github.flinkinfer.jobs.run.EmbeddedEnvironment.InThisJvm.created()) {
@@ -54,6 +55,22 @@ public final class Main implements Runnable {
                     + "); see the error above");
         }
         System.exit(code);
+    }
+
+    /**
+     * A mistyped or missing option: the error, picocli's suggestions, and one line pointing at
+     * {@code --help} (not the whole usage, which would scroll the error away); exit 2.
+     */
+    static int badOptions(CommandLine.ParameterException e, boolean verbose) {
+        CommandLine cmd = e.getCommandLine();
+        java.io.PrintWriter err = cmd.getErr();
+        err.println("error: " + e.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+        if (verbose) {
+            e.printStackTrace(err);
+        }
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     /**

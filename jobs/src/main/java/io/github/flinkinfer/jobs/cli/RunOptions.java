@@ -58,7 +58,8 @@ public class RunOptions implements RunSpec.Source {
 
     @Option(names = {"-i", "--input"}, split = ",",
             description = "Input files or directories (comma-separated or repeated); or read"
-                    + " Kafka with --kafka-topic.")
+                    + " Kafka with --kafka-topic. A directory is read with its subfolders; files and"
+                    + " folders whose names start with '_' or '.' are skipped.")
     public List<String> inputs = new ArrayList<>();
 
     /** Kafka source and sinks (docs/kafka.md). */

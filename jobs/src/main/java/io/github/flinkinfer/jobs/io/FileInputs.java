@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.file.src.FileSource;
+import org.apache.flink.connector.file.src.enumerate.DefaultFileFilter;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -19,15 +20,19 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
- * the reading subtask; one source per format. Every record's position names its file's whole
- * path ({@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two
- * directories give distinct positions.
+ * the reading subtask; one source per format. A directory is read whole, subfolders included,
+ * skipping names that start with '_' or '.' at every level (FileSource's own rule). Every
+ * record's position names its file's whole path ({@code <path>:<line>}, Parquet {@code
+ * <path>:<row>}), so same-named files in two directories give distinct positions.
  *
  * <pre>{@code
  * ParsedInput input = FileInputs.read(env, options.inputConfig());
  * }</pre>
  */
 public final class FileInputs {
+    /** Which files and folders under an input directory are read: FileSource's own default. */
+    private static final DefaultFileFilter READ = new DefaultFileFilter();
+
     private FileInputs() {}
 
     public static ParsedInput read(StreamExecutionEnvironment env, InputConfig in) {
@@ -91,11 +96,12 @@ public final class FileInputs {
         if (f.isDirectory()) {
             List<File> files = filesOf(f.toPath(), input);
             if (files.isEmpty()) {
-                throw new IllegalArgumentException("Input directory " + input + " has no files");
+                throw new IllegalArgumentException("Input directory " + input + " has no files to read"
+                        + " (its subfolders included; names starting with '_' or '.' are skipped)");
             }
             InputFormat format = InputFormat.fromFileName(files.get(0).getName());
             for (File file : files) {
-                if (!file.getName().startsWith(".") && InputFormat.fromFileName(file.getName()) != format) {
+                if (InputFormat.fromFileName(file.getName()) != format) {
                     throw new IllegalArgumentException(
                             "Input directory " + input + " mixes formats; pass --format");
                 }
@@ -108,15 +114,35 @@ public final class FileInputs {
         throw new IllegalArgumentException("Input " + input + " does not exist");
     }
 
-    /** The regular files of a local input directory; a listing that fails says why. */
+    /**
+     * The files {@link FileSource} reads under a local input directory, in order: every level
+     * down, a file or folder whose name starts with '_' or '.' skipped (Flink's {@link
+     * DefaultFileFilter}, which its enumerator applies at each level). A listing that fails says why.
+     */
     private static List<File> filesOf(java.nio.file.Path dir, String input) {
-        try (java.util.stream.Stream<java.nio.file.Path> entries = java.nio.file.Files.list(dir)) {
-            return entries.filter(java.nio.file.Files::isRegularFile).map(java.nio.file.Path::toFile)
-                    .sorted().toList();
+        List<File> files = new ArrayList<>();
+        collect(dir, input, files);
+        return files;
+    }
+
+    private static void collect(java.nio.file.Path dir, String shown, List<File> files) {
+        List<java.nio.file.Path> entries;
+        try (java.util.stream.Stream<java.nio.file.Path> listing = java.nio.file.Files.list(dir)) {
+            entries = listing.sorted().toList();
         } catch (java.io.IOException e) {
-            throw unreadable(input, e);
+            throw unreadable(shown, e);
         } catch (java.io.UncheckedIOException e) { // a listing that fails after opening
-            throw unreadable(input, e.getCause());
+            throw unreadable(shown, e.getCause());
+        }
+        for (java.nio.file.Path entry : entries) {
+            if (!READ.test(new Path(entry.toUri()))) {
+                continue;
+            }
+            if (java.nio.file.Files.isDirectory(entry)) {
+                collect(entry, entry.toString(), files);
+            } else if (java.nio.file.Files.isRegularFile(entry)) {
+                files.add(entry.toFile());
+            }
         }
     }
 

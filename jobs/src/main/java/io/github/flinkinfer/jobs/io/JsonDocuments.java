@@ -101,7 +101,7 @@ public final class JsonDocuments {
         if (id == null || id.isNull()) {
             if (defaultId == null) {
                 out.error(ErrorRecord.of(null, pos, ErrorReason.MISSING_ID,
-                        "no '" + idField + "' field", 1).withInput(decoded));
+                        absent(idField, id), 1).withInput(decoded));
                 return;
             }
             idText = defaultId;
@@ -115,7 +115,7 @@ public final class JsonDocuments {
         JsonNode text = node.get(textField);
         if (text == null || text.isNull()) {
             out.error(ErrorRecord.of(idText, pos, ErrorReason.MISSING_TEXT,
-                    "no '" + textField + "' field", 1).withInput(decoded));
+                    absent(textField, text), 1).withInput(decoded));
             return;
         }
         if (!text.isTextual()) {
@@ -124,6 +124,11 @@ public final class JsonDocuments {
             return;
         }
         checkText(idText, pos, text.asText(), out);
+    }
+
+    /** Why a field is missing: not there, or there with the value null. */
+    private static String absent(String field, JsonNode value) {
+        return value == null ? "no '" + field + "' field" : "'" + field + "' is null";
     }
 
     /** The text rules of every format: not empty or whitespace, no NUL character. */

@@ -111,9 +111,13 @@ public final class RunOutput {
      * under the same output stay.
      */
     public int prepare(boolean overwrite) throws IOException {
-        if (fs().exists(root) && !fs().getFileStatus(root).isDir()) {
-            throw new IllegalArgumentException("--output " + root + " is a file; the output is a directory:"
-                    + " name a directory (created if missing) or move the file away");
+        if (fs().exists(root)) {
+            if (!fs().getFileStatus(root).isDir()) {
+                throw new IllegalArgumentException("--output " + root + " is a file; the output is a directory:"
+                        + " name a directory (created if missing) or move the file away");
+            }
+        } else {
+            refuseFileAbove();
         }
         List<Path> earlier = files();
         if (earlier.isEmpty()) {
@@ -126,6 +130,22 @@ public final class RunOutput {
         }
         delete(earlier);
         return earlier.size();
+    }
+
+    /**
+     * Refuses an output that cannot be created because its nearest existing ancestor is a file
+     * ({@code rf/sub} where {@code rf} is a file): said now, not as a write failing in the job.
+     */
+    private void refuseFileAbove() throws IOException {
+        for (Path p = root.getParent(); p != null; p = p.getParent()) {
+            if (fs().exists(p)) {
+                if (!fs().getFileStatus(p).isDir()) {
+                    throw new IllegalArgumentException("--output " + root + " cannot be created: " + p
+                            + " is a file; name a directory whose parents are directories, or move the file away");
+                }
+                return;
+            }
+        }
     }
 
     /** Whether this run committed: its success marker (manifest) exists. */

@@ -50,10 +50,11 @@ public final class RunMeters {
         gauge("outcome", null, "1 for the run; its outcome is the outcome tag (count runs by outcome)", () -> 1);
         gauge("read", "items", "Inputs read from every source", () -> s.read);
         gauge("succeeded", "items", "Inputs with an output", () -> s.succeeded);
-        gauge("failed", "items", "Inputs in errors/ (each once, with a reason)", () -> s.failed);
+        gauge("failed", "items", "Inputs that failed, each once with a reason (duplicates apart)", () -> s.failed);
         s.errorsByReason.forEach((reason, n) -> gauge("failed.by.reason", "items",
-                "Inputs in errors/ by reason", Tags.of("reason", reason), () -> n));
-        gauge("duplicates", "items", "Inputs dropped as duplicate ids (also in errors/)", () -> s.duplicates);
+                "Failed inputs by reason; sums to failed", Tags.of("reason", reason), () -> n));
+        gauge("duplicates", "items", "Inputs dropped as duplicate ids (in errors/ as duplicate_id, not failed)",
+                () -> s.duplicates);
         gauge("skipped", "items", "Incremental runs: unchanged inputs reused from the previous output",
                 () -> s.skippedUnchanged);
         gauge("reconciled", null, "1 when read = succeeded + failed + skipped + duplicates, else 0",

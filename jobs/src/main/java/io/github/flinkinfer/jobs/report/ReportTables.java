@@ -88,6 +88,9 @@ final class ReportTables {
     static void details(StringBuilder b, RunSummary r) {
         b.append("<h2>Numbers</h2><div class=\"tables\"><table><tr><th>run</th><th></th></tr>");
         cells(b, "succeeded / failed", count(r.succeeded) + " / " + count(r.failed));
+        if (r.duplicates > 0) {
+            cells(b, "duplicates (dropped)", count(r.duplicates));
+        }
         if (r.skippedUnchanged > 0) {
             cells(b, "skipped unchanged", count(r.skippedUnchanged) + " (" + count(r.skippedTokens) + " tokens)");
         }
@@ -124,12 +127,16 @@ final class ReportTables {
 
     static void errors(StringBuilder b, RunSummary r) {
         b.append("<h2>Errors by reason</h2>");
-        if (r.errorsByReason.isEmpty()) {
+        if (r.errorsByReason.isEmpty() && r.duplicates == 0) {
             b.append("<p>None.</p>");
             return;
         }
         b.append("<table><tr><th>stage/reason</th><th>inputs</th></tr>");
         r.errorsByReason.forEach((k, v) -> cells(b, k, count(v)));
+        if (r.duplicates > 0) {
+            cells(b, io.github.flinkinfer.operators.ErrorReason.DUPLICATE_ID.qualified() + " (dropped, not failed)",
+                    count(r.duplicates));
+        }
         b.append("</table>");
     }
 

@@ -12,9 +12,9 @@ import org.apache.flink.core.fs.FileStatus;
 
 /**
  * The success marker's content: one JSON document naming what a run committed — its ledger (every
- * count, the accounting verdict), each committed file with its size (and a Parquet file's rows,
- * from its footer: {@link ParquetRows}; a JSON-lines or CSV file's rows are the ledger's counts,
- * not re-read), and who committed it when.
+ * count, the accounting verdict, and the headline {@code counts} every other reader shows), each
+ * committed file with its size (and a Parquet file's rows, from its footer: {@link ParquetRows};
+ * a JSON-lines or CSV file's rows are the ledger's counts, not re-read), and who committed it when.
  * Written last and atomically ({@link RunOutput#writeAtomically}), so a reader that finds it can
  * trust it without listing or reading the data (the S3A committers' {@code _SUCCESS} is the
  * model). Its size is O(subtasks + sources + files).
@@ -42,6 +42,7 @@ public final class RunManifest {
         m.put("committedAtMillis", System.currentTimeMillis());
         m.put("wallSeconds", summary.wallSeconds);
         m.set("reconciliation", json.valueToTree(summary.reconciliation));
+        m.set("counts", json.valueToTree(summary.ledger.counts())); // as the report, console and push show them
         ObjectNode files = m.putObject("files");
         long bytes = 0;
         int count = 0;

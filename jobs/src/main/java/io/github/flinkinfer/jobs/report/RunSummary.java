@@ -6,6 +6,7 @@ import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import io.github.flinkinfer.operators.ledger.Reconciliation;
+import io.github.flinkinfer.operators.ledger.RunCounts;
 import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,7 +31,7 @@ public final class RunSummary {
     public String model;
     /** Inputs read from every source (the ledger's {@code readBySource}). */
     public long read;
-    /** Inputs dropped as duplicate ids (also error rows, reason duplicate_id). */
+    /** Inputs dropped as duplicate ids (error rows with reason duplicate_id, never in {@link #failed}). */
     public long duplicates;
     public long succeeded;
     /**
@@ -38,11 +39,13 @@ public final class RunSummary {
      * and the rates count windows there); {@code null} otherwise.
      */
     public Long documents;
+    /** Inputs that failed, each once with a reason (error rows other than duplicates; {@link RunCounts}). */
     public long failed;
     /** Incremental runs: documents not inferred because an earlier run's rows were reused. */
     public long skippedUnchanged;
     /** Tokens those documents would have run through the model. */
     public long skippedTokens;
+    /** {@link #failed} by {@code stage/reason} (duplicates apart, in {@link #duplicates}). */
     public Map<String, Long> errorsByReason = new TreeMap<>();
     public long batches;
     public long realTokens;
@@ -167,7 +170,6 @@ public final class RunSummary {
         r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
         r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
         r.cost(ledger);
-        r.skippedUnchanged = ledger.skipped;
         r.skippedTokens = ledger.skippedTokens;
         r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
         r.series(ledger, submitted);
@@ -188,11 +190,13 @@ public final class RunSummary {
     }
 
     private void totals(RunLedger l) {
-        read = l.read();
-        duplicates = l.duplicates;
-        succeeded = l.succeeded;
-        failed = l.errorRows();
-        errorsByReason.putAll(l.failedByReason);
+        RunCounts counts = l.counts(); // the manifest's, the pushed metrics' and the console's
+        read = counts.read();
+        duplicates = counts.duplicates();
+        succeeded = counts.succeeded();
+        failed = counts.failed();
+        errorsByReason.putAll(counts.failedByReason());
+        skippedUnchanged = counts.skipped();
         batches = l.batches;
         retries = l.retries;
         realTokens = l.realTokens;
@@ -323,6 +327,9 @@ public final class RunSummary {
         }
         out.printf("  succeeded          %,d%n", succeeded);
         out.printf("  failed (errors/)   %,d %s%n", failed, errorsByReason.isEmpty() ? "" : errorsByReason);
+        if (duplicates > 0) {
+            out.printf("  duplicates         %,d  (dropped by --duplicates, in errors/ as duplicate_id)%n", duplicates);
+        }
         if (skippedUnchanged > 0) {
             out.printf("  skipped unchanged  %,d  (%,d tokens, est. saved %.6f %s)%n",
                     skippedUnchanged, skippedTokens, cost.savedEstimate, cost.currency);

@@ -62,6 +62,31 @@ class FailedWindowITCase extends ClusterTestBase {
         assertDocumentErrors(out);
     }
 
+    /**
+     * Issue 40: an input that fails in inference (no chunking: its own row, infer/inference_failed)
+     * is named by its length and sha256 like a parse error, to be joined back to the corpus.
+     */
+    @Test
+    void inferenceErrorRowsCarryTheInputsLengthAndHash() throws Exception {
+        Path out = run("unchunked", new EmbeddingTask());
+        // truncated to the model's length, long-poisoned loses its poison (past 270 tokens)
+        assertThat(Outputs.embeddings(out)).containsOnlyKeys("long-clean", "short", "long-poisoned");
+        List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
+        assertThat(errors).extracting(e -> e.get("id").asText()).containsExactly("short-poison");
+        for (JsonNode e : errors) {
+            assertThat(e.get("stage").asText() + "/" + e.get("reason").asText()).isEqualTo("infer/inference_failed");
+            assertNamesItsInput(e);
+        }
+    }
+
+    /** The row's inputLength and inputSha256 are those of its document's text. */
+    private static void assertNamesItsInput(JsonNode e) {
+        String text = corpus().get(e.get("id").asText());
+        assertThat(e.get("inputLength").asLong()).as("inputLength").isEqualTo(text.length());
+        assertThat(e.get("inputSha256").asText()).as("inputSha256")
+                .isEqualTo(io.github.flinkinfer.operators.chunk.ContentHash.sha256(text));
+    }
+
     private static void assertDocumentErrors(Path out) {
         List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
         assertThat(errors).extracting(e -> e.get("id").asText())
@@ -70,6 +95,7 @@ class FailedWindowITCase extends ClusterTestBase {
             assertThat(e.get("stage").asText() + "/" + e.get("reason").asText()).isEqualTo("infer/window_failed");
             assertThat(e.get("message").asText()).startsWith("1 of ").contains("(inference_failed)");
             assertThat(e.get("source").asText()).endsWith("corpus.jsonl:" + (e.get("id").asText().equals("short-poison") ? 4 : 1));
+            assertNamesItsInput(e);
         }
         assertThat(errors.stream().filter(e -> e.get("id").asText().equals("long-poisoned")).findFirst().orElseThrow()
                 .get("message").asText()).matches("1 of [2-9] windows failed .*");

@@ -111,6 +111,80 @@ class RunMetricsPushITCase extends ClusterTestBase {
         assertThat(group("pushed-1")).hasSize(series);
     }
 
+    /**
+     * Issue 40: one run with every kind of input (succeeded, failed, skipped as unchanged and
+     * duplicate ids), and its console summary, report JSON, manifest and the metrics read back from
+     * the gateway all give the same five numbers, which add up to what was read. Duplicates are
+     * dropped, not failed: they never count in {@code failed}.
+     */
+    @Test
+    void consoleReportManifestAndPushAgreeOnEveryCount() throws Exception {
+        Map<String, String> all = Corpus.sample(40);
+        List<String> ids = new ArrayList<>(all.keySet());
+        Map<String, String> day1 = new java.util.LinkedHashMap<>();
+        ids.subList(0, 30).forEach(id -> day1.put(id, all.get(id)));
+        Path previous = tmp.resolve("day1");
+        embed(Corpus.writeJsonl(tmp.resolve("day1.jsonl"), day1), previous, "agree-1",
+                "--parallelism", "2", "--progress-seconds", "0");
+
+        Map<String, String> day2 = new java.util.LinkedHashMap<>(day1); // 25 unchanged: skipped
+        for (String id : ids.subList(0, 5)) {
+            day2.put(id, all.get(id) + " (revised)"); // 5 changed
+        }
+        ids.subList(30, 40).forEach(id -> day2.put(id, all.get(id))); // 10 new
+        Path in = Corpus.writeJsonl(tmp.resolve("day2.jsonl"), day2);
+        StringBuilder extra = new StringBuilder(); // 4 duplicate ids (of new documents), 3 failures
+        for (String id : ids.subList(30, 34)) {
+            extra.append(JSON.writeValueAsString(Map.of("id", id, "text", "again " + id))).append('\n');
+        }
+        extra.append("not json\n{\"id\": null, \"text\": \"x\"}\n{\"id\": \"t\", \"text\": \"\"}\n");
+        Files.writeString(in, Files.readString(in) + extra);
+
+        Path out = tmp.resolve("day2");
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        RunSummary s;
+        System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8)); // the push prints its line
+        try {
+            s = embed(in, out, "agree-2", "--parallelism", "2", "--progress-seconds", "0", "--max-error-rate", "0.2",
+                    "--previous-output", previous.toString(), "--price-tm-hour", "0.40",
+                    "--push-gateway", GATEWAY.url());
+            io.github.flinkinfer.jobs.run.InferenceRun.print(s, out.toString(), System.out); // as the CLI does
+        } finally {
+            System.setOut(stdout);
+        }
+        String printed = console.toString(StandardCharsets.UTF_8);
+        stdout.print(printed);
+
+        long read = 25 + 5 + 10 + 4 + 3;
+        Map<String, Long> expected = Map.of("read", read, "succeeded", 15L, "failed", 3L, "skipped", 25L,
+                "duplicates", 4L);
+        JsonNode manifest = JSON.readTree(out.resolve("_SUCCESS-agree-2").toFile()).path("counts");
+        JsonNode report = JSON.readTree(out.resolve("report-agree-2.json").toFile());
+        List<PrometheusScrape.Sample> pushed = group("agree-2");
+        Map<String, String> reportField = Map.of("read", "read", "succeeded", "succeeded", "failed", "failed",
+                "skipped", "skippedUnchanged", "duplicates", "duplicates");
+        expected.forEach((count, n) -> {
+            assertThat(manifest.path(count).asLong()).as("manifest " + count).isEqualTo(n);
+            assertThat(report.path(reportField.get(count)).asLong()).as("report " + count).isEqualTo(n);
+            assertThat(value(pushed, "flinkinfer_run_" + count + "_items")).as("pushed " + count).isEqualTo((double) n);
+        });
+        assertThat(pushed.stream().filter(x -> x.name().equals("flinkinfer_run_failed_by_reason_items"))
+                .mapToDouble(PrometheusScrape.Sample::value).sum()).as("pushed failures by reason").isEqualTo(3);
+        assertThat(report.path("errorsByReason")).isEqualTo(manifest.path("failedByReason"));
+        assertThat(value(pushed, "flinkinfer_run_reconciled")).isEqualTo(1);
+        assertThat(report.path("cost").path("perItem").asDouble())
+                .isEqualTo(report.path("cost").path("total").asDouble() / (15 + 3));
+        assertThat(printed).contains(String.format(java.util.Locale.ROOT,
+                "read %d = succeeded 15 + failed 3 + skipped 25 + duplicates 4", read))
+                .containsPattern("failed \\(errors/\\) +3 ")
+                .containsPattern("skipped unchanged +25 ")
+                .containsPattern("duplicates +4 ")
+                .contains("(outcome succeeded)");
+        // errors/ holds each failure and each duplicate once
+        assertThat(io.github.flinkinfer.jobs.testutils.Outputs.jsonLines(out.resolve("errors"))).hasSize(3 + 4);
+    }
+
     @Test
     void aRunFailingItsQualityGateIsPushedWithThatOutcome() throws Exception {
         Path out = tmp.resolve("q");

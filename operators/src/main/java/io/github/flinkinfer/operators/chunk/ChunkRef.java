@@ -12,6 +12,11 @@ public class ChunkRef {
     public String docId;
     /** sha256 (hex) of the document's text as UTF-8: the incremental-run cache key. */
     public String contentSha256;
+    /**
+     * The document's text length in characters (-1 unknown: a row carried over from an earlier
+     * run): with {@link #contentSha256}, what an error row after tokenization names the input by.
+     */
+    public int contentLength = -1;
     /** {@link Chunking#fingerprint}: the settings the row was computed with. */
     public String settings;
     /** 0-based window index; -1 for a whole (unchunked) document or a doc-level pooled row. */
@@ -33,8 +38,16 @@ public class ChunkRef {
         return c;
     }
 
+    /** The ref of a document whose text is {@code text}: its hash and length, computed here. */
+    public static ChunkRef of(String docId, String text, String settings) {
+        ChunkRef c = document(docId, ContentHash.sha256(text), settings);
+        c.contentLength = text.length();
+        return c;
+    }
+
     public ChunkRef window(TokenWindows.Window w, int count) {
         ChunkRef c = document(docId, contentSha256, settings);
+        c.contentLength = contentLength;
         c.chunkIndex = w.index();
         c.chunkCount = count;
         c.tokenStart = w.start();

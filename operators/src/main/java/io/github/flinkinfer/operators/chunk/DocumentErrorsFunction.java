@@ -79,7 +79,6 @@ public class DocumentErrorsFunction extends KeyedProcessFunction<String, WindowO
                 t.failed + " of " + c.chunkCount + " windows failed (" + t.reasons + "); first: window "
                         + t.firstIndex + ", " + first.stage + "/" + first.reason + ": " + first.message,
                 first.attempt);
-        e.inputSha256 = c.contentSha256; // sha256 of the document's UTF-8 text, as for other rows
-        return e;
+        return e.withInput(c); // the document's length and sha256, as for other rows
     }
 }

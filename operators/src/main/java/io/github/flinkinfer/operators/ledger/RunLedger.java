@@ -495,6 +495,11 @@ public final class RunLedger {
         return errorRows() - duplicates;
     }
 
+    /** The counts every reader of the run shows (console, report, manifest, pushed metrics). */
+    public RunCounts counts() {
+        return RunCounts.of(this);
+    }
+
     /** Whether every input read is accounted for exactly once (docs/errors.md, "Accounting"). */
     public Reconciliation reconcile() {
         return Reconciliation.of(this);

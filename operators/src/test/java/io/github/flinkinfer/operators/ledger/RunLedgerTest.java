@@ -48,6 +48,23 @@ class RunLedgerTest {
         return new RunLedger[] {a, b};
     }
 
+    /** Issue 40: the counts every reader shows keep duplicates out of failed and its reasons. */
+    @Test
+    void countsKeepDuplicatesApartFromFailures() {
+        RunLedger[] p = partials();
+        RunLedger run = new RunLedger();
+        run.merge(p[0]);
+        run.merge(p[1]);
+        RunCounts c = run.counts();
+        assertThat(c).extracting(RunCounts::read, RunCounts::succeeded, RunCounts::failed, RunCounts::skipped,
+                RunCounts::duplicates).containsExactly(100L, 94L, 4L, 0L, 2L);
+        assertThat(c.read()).isEqualTo(c.succeeded() + c.failed() + c.skipped() + c.duplicates());
+        assertThat(c.failedByReason()).containsOnlyKeys("parse/malformed_json", "infer/inference_failed")
+                .containsEntry("parse/malformed_json", 3L);
+        assertThat(c.failedByReason().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(c.failed());
+        assertThat(run.errorRows()).as("errors/ holds both").isEqualTo(c.failed() + c.duplicates());
+    }
+
     @Test
     void mergedPartialsReconcileAndSurviveJson() {
         RunLedger[] p = partials();
