@@ -29,14 +29,13 @@ class BadInputITCase extends ClusterTestBase {
     void everyLineEndsInOutputsOrErrorsWithTheRightReason() throws Exception {
         ByteArrayOutputStream file = new ByteArrayOutputStream();
         List<String> valid = new ArrayList<>();
-        Map<Integer, String> expectedReason = new LinkedHashMap<>(); // line → reason
-        int[] line = {0};
+        Map<Integer, String> expectedReason = new LinkedHashMap<>(); // byte offset of the line → reason
         java.util.function.BiConsumer<String, String> add = (text, reason) -> {
-            line[0]++;
+            int at = file.size();
             file.writeBytes(text.getBytes(StandardCharsets.UTF_8));
             file.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8)); // CRLF endings throughout
             if (reason != null) {
-                expectedReason.put(line[0], reason);
+                expectedReason.put(at, reason);
             }
         };
         file.writeBytes(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}); // BOM
@@ -63,11 +62,11 @@ class BadInputITCase extends ClusterTestBase {
             }
         }
         // invalid UTF-8: a lone continuation byte inside a string
-        line[0]++;
+        int badUtf8At = file.size();
         file.writeBytes("{\"id\":\"bad-utf8\",\"text\":\"caf".getBytes(StandardCharsets.UTF_8));
         file.write(0x80);
         file.writeBytes("\"}\n".getBytes(StandardCharsets.UTF_8));
-        expectedReason.put(line[0], "invalid_utf8");
+        expectedReason.put(badUtf8At, "invalid_utf8");
 
         Path input = tmp.resolve("mixed.jsonl");
         Files.write(input, file.toByteArray());
@@ -80,12 +79,12 @@ class BadInputITCase extends ClusterTestBase {
         assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(valid);
         List<JsonNode> errors = Outputs.jsonLines(out.resolve("errors"));
         Map<Integer, String> actual = errors.stream().collect(Collectors.toMap(
-                e -> Integer.parseInt(e.get("source").asText().replaceAll(".*:", "")),
+                e -> Integer.parseInt(e.get("source").asText().replaceAll(".*@", "")),
                 e -> e.get("reason").asText()));
         assertThat(actual).isEqualTo(expectedReason);
         assertThat(errors).allSatisfy(e -> {
             assertThat(e.get("stage").asText()).isEqualTo("parse");
-            assertThat(e.get("source").asText()).matches(".*/mixed\\.jsonl:\\d+") // the whole path
+            assertThat(e.get("source").asText()).matches(".*/mixed\\.jsonl@\\d+") // the whole path
                     .contains(tmp.toString());
             assertThat(e.get("attempt").asInt()).isEqualTo(1);
         });

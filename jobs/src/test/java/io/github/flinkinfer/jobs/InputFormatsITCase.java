@@ -48,10 +48,10 @@ class InputFormatsITCase extends ClusterTestBase {
                 "--input", csv + "," + txt + "," + parquet, "--output", out.toString(),
                 "--id-field", "doc_id", "--text-field", "body", "--run-id", "formats",
                 "--parallelism", "2"));
-        // a text line's id is its position: the file's whole path and the line
+        // a text line's id is its position: the file's whole path and the line's byte offset
         assertThat(Outputs.embeddings(out).keySet().stream()
                 .map(id -> id.contains(tmp.toString()) ? id.substring(id.lastIndexOf('/') + 1) : id))
-                .containsExactlyInAnyOrder("c1", "c2", "lines.txt:1", "lines.txt:3", "p0", "p1", "p2");
+                .containsExactlyInAnyOrder("c1", "c2", "lines.txt@0", "lines.txt@20", "p0", "p1", "p2");
         for (int i = 0; i < 3; i++) { // a Parquet row's position: the file's whole path and its 1-based row
             assertThat(Outputs.embeddings(out).get("p" + i).get("source").toString())
                     .contains(tmp.toString()).endsWith("/docs.parquet:" + (i + 1));

@@ -102,9 +102,9 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         StringBuilder first = c.first();
         StringBuilder second = c.second();
         assertThat(after.kept()).isEqualTo(before.kept()).containsKey("long-dropped").doesNotContainKey("long-kept");
-        assertThat(after.kept().get("id-0")).endsWith("/a/docs.jsonl:1"); // before its copies in a and b
-        assertThat(after.kept().get("only-b")).endsWith("/b/docs.jsonl:" + lineOf(second, "only-b", 1));
-        assertThat(after.kept().get("long-dropped")).endsWith("/a/docs.jsonl:" + lineOf(first, "long-dropped", 1));
+        assertThat(after.kept().get("id-0")).endsWith("/a/docs.jsonl@0"); // before its copies in a and b
+        assertThat(after.kept().get("only-b")).endsWith("/b/docs.jsonl@" + offsetOf(second, "only-b", 1));
+        assertThat(after.kept().get("long-dropped")).endsWith("/a/docs.jsonl@" + offsetOf(first, "long-dropped", 1));
         assertThat(after.vectors()).isEqualTo(before.vectors());
         assertThat(after.errors()).isEqualTo(before.errors());
         // which position each duplicate row names as kept: the same, except where the dedupe before
@@ -117,7 +117,7 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
             }
         });
         assertThat(after.errors().values()).filteredOn(e -> e.startsWith("parse/duplicate_id")).hasSize(14 + 10 + 3);
-        assertThat(after.errors()).hasEntrySatisfying("file:" + a + ":" + lineOf(first, "long-kept", 1),
+        assertThat(after.errors()).hasEntrySatisfying("file:" + a + "@" + offsetOf(first, "long-kept", 1),
                 e -> assertThat(e).isEqualTo("tokenize/too_long")); // the kept copy's own error row
         assertThat(after.summary().succeeded).isEqualTo(before.summary().succeeded);
         assertThat(after.summary().failed).isEqualTo(before.summary().failed);
@@ -147,12 +147,12 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         return "{\"id\":\"" + id + "\",\"text\":\"" + text + "\"}\n";
     }
 
-    /** The 1-based line of the {@code nth} record of {@code id}. */
-    private static int lineOf(StringBuilder file, String id, int nth) {
+    /** The byte offset of the {@code nth} record of {@code id} (its position, ASCII lines). */
+    private static int offsetOf(StringBuilder file, String id, int nth) {
         String[] lines = file.toString().split("\n");
-        for (int i = 0, seen = 0; i < lines.length; i++) {
+        for (int i = 0, seen = 0, offset = 0; i < lines.length; offset += lines[i].length() + 1, i++) {
             if (lines[i].contains("\"id\":\"" + id + "\"") && ++seen == nth) {
-                return i + 1;
+                return offset;
             }
         }
         throw new AssertionError(id);

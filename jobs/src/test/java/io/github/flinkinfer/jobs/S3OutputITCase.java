@@ -41,10 +41,13 @@ class S3OutputITCase extends ClusterTestBase {
     /** A few hundred sample records and one malformed line, so errors/ has a row too. */
     private static final Map<String, String> CORPUS = Corpus.sample(300);
     private static final String INPUT = "corpus/sample.jsonl";
+    /** The malformed line's byte offset: its position. */
+    private static long brokenAt;
 
     @BeforeAll
     static void uploadCorpus(@TempDir Path dir) throws Exception {
         Path file = Corpus.writeJsonl(dir.resolve("sample.jsonl"), CORPUS);
+        brokenAt = Files.size(file);
         Files.writeString(file, "{\"id\": \"broken\", \"text\": \n", StandardCharsets.UTF_8,
                 StandardOpenOption.APPEND);
         S3.put(INPUT, file);
@@ -58,7 +61,7 @@ class S3OutputITCase extends ClusterTestBase {
         assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(CORPUS.keySet());
         assertThat(Outputs.jsonLines(out.resolve("errors"))).singleElement().satisfies(e -> {
             assertThat(e.get("reason").asText()).isEqualTo("malformed_json");
-            assertThat(e.get("source").asText()).endsWith("sample.jsonl:" + (CORPUS.size() + 1));
+            assertThat(e.get("source").asText()).endsWith("sample.jsonl@" + brokenAt);
         });
         assertThat(Outputs.jsonLines(out.resolve("metrics"))).isNotEmpty();
         assertThat(S3.keys("plain/embeddings/")).as("committed files and one receipt per committer subtask")

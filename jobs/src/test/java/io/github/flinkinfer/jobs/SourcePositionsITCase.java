@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two directories, each with a {@code part.jsonl}: every position names its file's whole path,
- * so the two files' error rows are distinct and each joins back to its own file and line, and
+ * so the two files' error rows are distinct and each joins back to its own file and byte offset, and
  * keep-first dedupe of an id in both files keeps the one in the first path, whatever arrives first.
  */
 class SourcePositionsITCase extends ClusterTestBase {
@@ -36,24 +36,24 @@ class SourcePositionsITCase extends ClusterTestBase {
         List<JsonNode> malformed = errors.stream().filter(e -> e.get("reason").asText().equals("malformed_json")).toList();
         assertThat(malformed).hasSize(2);
         assertThat(malformed.get(0).get("source").asText()).isNotEqualTo(malformed.get(1).get("source").asText());
-        for (JsonNode e : malformed) { // joins back: the position's file and line hold the hashed input
+        for (JsonNode e : malformed) { // joins back: the line at the position's file and offset is the hashed input
             Path file = file(e.get("source").asText());
             assertThat(file).isIn(a, b);
-            long line = line(e.get("source").asText());
-            assertThat(line).isEqualTo(2);
-            String text = Files.readAllLines(file).get((int) line - 1);
-            assertThat(e.get("inputSha256").asText()).isEqualTo(ContentHash.sha256(text));
+            long offset = offset(e.get("source").asText());
+            assertThat(offset).isEqualTo(offsetOfLine(file, 2));
+            String rest = Files.readString(file).substring((int) offset); // ASCII: bytes are chars
+            assertThat(e.get("inputSha256").asText()).isEqualTo(ContentHash.sha256(rest.substring(0, rest.indexOf('\n'))));
         }
         JsonNode duplicate = errors.stream().filter(e -> e.get("reason").asText().equals("duplicate_id"))
                 .findFirst().orElseThrow();
         assertThat(file(duplicate.get("source").asText())).isEqualTo(b);
-        assertThat(duplicate.get("message").asText()).contains(a.toString() + ":3");
+        assertThat(duplicate.get("message").asText()).contains(a.toString() + "@" + offsetOfLine(a, 3));
         assertThat(errors).hasSize(3);
 
         Map<String, GenericRecord> rows = Outputs.embeddings(out);
         assertThat(rows.keySet()).containsExactlyInAnyOrder("a-1", "a-4", "b-1", "b-4", "shared");
         assertThat(file(rows.get("shared").get("source").toString())).isEqualTo(a);
-        assertThat(line(rows.get("shared").get("source").toString())).isEqualTo(3);
+        assertThat(offset(rows.get("shared").get("source").toString())).isEqualTo(offsetOfLine(a, 3));
         assertThat(summary.succeeded).isEqualTo(5);
     }
 
@@ -69,13 +69,25 @@ class SourcePositionsITCase extends ClusterTestBase {
         return file;
     }
 
-    /** The file a {@code <path>:<line>} position names (a local path, with or without scheme). */
+    /** The file a {@code <path>@<offset>} position names (a local path, with or without scheme). */
     private static Path file(String position) {
-        String path = position.substring(0, position.lastIndexOf(':'));
+        String path = position.substring(0, position.lastIndexOf('@'));
         return Paths.get(new org.apache.flink.core.fs.Path(path).toUri().getPath());
     }
 
-    private static long line(String position) {
-        return Long.parseLong(position.substring(position.lastIndexOf(':') + 1));
+    private static long offset(String position) {
+        return Long.parseLong(position.substring(position.lastIndexOf('@') + 1));
+    }
+
+    /** The byte offset where 1-based {@code line} of {@code file} starts. */
+    private static long offsetOfLine(Path file, int line) throws Exception {
+        byte[] bytes = Files.readAllBytes(file);
+        long offset = 0;
+        for (int seen = 1; seen < line; offset++) {
+            if (bytes[(int) offset] == '\n') {
+                seen++;
+            }
+        }
+        return offset;
     }
 }

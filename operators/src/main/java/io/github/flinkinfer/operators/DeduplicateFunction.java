@@ -13,8 +13,8 @@ import org.apache.flink.util.Collector;
  *
  * <p>Which one is kept must not depend on scheduling. In BATCH mode (records of a key arrive
  * together, timers fire when the key ends) the kept document is the one with the smallest source
- * position ({@code <path>:<line>}, compared by the file's whole path then line number), i.e. the
- * first in the corpus; since positions name whole paths, same-named files in two directories
+ * position ({@code <path>@<offset>} or {@code <path>:<line>}, compared by the file's whole path
+ * then the number), i.e. the first in the corpus; since positions name whole paths, same-named files in two directories
  * never tie. In STREAMING mode the first to arrive is kept, so nothing is held back.
  */
 public class DeduplicateFunction extends KeyedProcessFunction<String, Document, Document> {
@@ -67,10 +67,13 @@ public class DeduplicateFunction extends KeyedProcessFunction<String, Document, 
                         .withInput(dup.text));
     }
 
-    /** Orders {@code <path>:<line>} positions by path, then numerically by line. */
+    /**
+     * Orders {@code <path>:<line>} and {@code <path>@<offset>} positions (a file has one form) by
+     * path, then numerically by line or byte offset: file order either way.
+     */
     static int comparePositions(String a, String b) {
-        int ia = a == null ? -1 : a.lastIndexOf(':');
-        int ib = b == null ? -1 : b.lastIndexOf(':');
+        int ia = a == null ? -1 : Math.max(a.lastIndexOf(':'), a.lastIndexOf('@'));
+        int ib = b == null ? -1 : Math.max(b.lastIndexOf(':'), b.lastIndexOf('@'));
         if (ia < 0 || ib < 0) {
             return String.valueOf(a).compareTo(String.valueOf(b));
         }

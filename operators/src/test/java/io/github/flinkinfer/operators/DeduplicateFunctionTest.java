@@ -101,4 +101,12 @@ class DeduplicateFunctionTest {
         assertThat(DeduplicateFunction.comparePositions("f:10", "g:1")).isNegative();
         assertThat(DeduplicateFunction.comparePositions("s3://b/x.jsonl:2", "s3://b/x.jsonl:2")).isZero();
     }
+
+    @Test
+    void byteOffsetPositionsCompareByFileThenOffset() {
+        assertThat(DeduplicateFunction.comparePositions("file:/a.jsonl@99", "file:/a.jsonl@100")).isNegative();
+        assertThat(DeduplicateFunction.comparePositions("file:/a.jsonl@100", "file:/b.jsonl@0")).isNegative();
+        assertThat(DeduplicateFunction.comparePositions("s3://b/me@x/a.jsonl@7", "s3://b/me@x/a.jsonl@12")).isNegative();
+        assertThat(DeduplicateFunction.comparePositions("file:/a.jsonl@3", "file:/a.jsonl@3")).isZero();
+    }
 }

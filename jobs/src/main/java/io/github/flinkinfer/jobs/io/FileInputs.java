@@ -21,9 +21,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
  * the reading subtask; one source per format. A directory is read whole, subfolders included,
- * skipping names that start with '_' or '.' at every level (FileSource's own rule). Every
- * record's position names its file's whole path ({@code <path>:<line>}, Parquet {@code
- * <path>:<row>}), so same-named files in two directories give distinct positions.
+ * skipping names that start with '_' or '.' at every level (FileSource's own rule). JSONL and
+ * text files are read in byte ranges ({@link ByteRangeEnumerator}), so one large file is read by
+ * every reader. Every record's position names its file's whole path ({@code <path>@<offset>} for
+ * lines, CSV {@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two
+ * directories give distinct positions.
  *
  * <pre>{@code
  * ParsedInput input = FileInputs.read(env, options.inputConfig());
@@ -64,9 +66,14 @@ public final class FileInputs {
         }
         LineFormat records = format == InputFormat.CSV
                 ? LineFormat.csvRecords(in.maxRecordBytes()) : new LineFormat(in.maxRecordBytes());
+        FileSource.FileSourceBuilder<RawLine> source = FileSource.forBulkFileFormat(records, array);
+        if (records.isSplittable()) {
+            source.setFileEnumerator(ByteRangeEnumerator.provider(
+                    env.getConfiguration().getOptional(ByteRangeEnumerator.SPLIT_SIZE).orElse(null)));
+        }
         DataStream<RawLine> lines =
                 env.fromSource(
-                        FileSource.forBulkFileFormat(records, array).build(),
+                        source.build(),
                         WatermarkStrategy.noWatermarks(),
                         name);
         return lines.process(new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Lines read back as a plain split at {@code \n} gives them, over files far larger than the
  * reader's buffer: a BOM skipped, a final {@code \r} dropped, empty lines, a last line without a
- * newline, lines longer than the buffer, oversized lines skipped but measured, and restored
- * readers skipping records.
+ * newline, lines longer than the buffer, oversized lines skipped but measured, each at its byte
+ * offset; a file cut into byte ranges anywhere (in the BOM, at a newline, inside a long line)
+ * gives every line once; restored readers resume at a checkpointed offset.
  */
 class LineFormatTest {
     private static final int MAX = 100_000;
@@ -35,13 +36,67 @@ class LineFormatTest {
                 byte[] content = content(new Random(bom ? 3 : 5), finalNewline);
                 Path file = tmp.resolve("lines-" + bom + "-" + finalNewline + ".jsonl");
                 Files.write(file, bom ? concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, content) : content);
-                List<RawLine> expected = expected(content);
+                List<RawLine> expected = expected(content, bom ? 3 : 0);
                 assertRecords(read(split(file), false), expected, file);
                 FileSourceSplit restored = split(file).updateWithCheckpointedPosition(
                         new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, 1_000));
                 assertRecords(read(restored, true), expected.subList(1_000, expected.size()), file);
             }
         }
+    }
+
+    @Test
+    void aFileCutIntoByteRangesAnywhereGivesEveryLineOnce() throws Exception {
+        for (boolean bom : new boolean[] {false, true}) {
+            for (boolean finalNewline : new boolean[] {false, true}) {
+                byte[] content = content(new Random(bom ? 7 : 11), finalNewline);
+                byte[] file = bom ? concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, content) : content;
+                Path path = Files.write(tmp.resolve("cut-" + bom + "-" + finalNewline + ".jsonl"), file);
+                List<RawLine> lines = new ArrayList<>();
+                long[] cuts = cuts(file, new Random(13));
+                for (int i = 0; i + 1 < cuts.length; i++) {
+                    lines.addAll(read(split(path, cuts[i], cuts[i + 1]), false));
+                }
+                assertRecords(lines, expected(content, bom ? 3 : 0), path);
+            }
+        }
+    }
+
+    @Test
+    void aRestoredSplitResumesAtItsCheckpointedOffset() throws Exception {
+        byte[] content = content(new Random(17), true);
+        Path file = Files.write(tmp.resolve("restore.jsonl"), content);
+        List<RawLine> expected = expected(content, 0);
+        long half = content.length / 2;
+        FileSourceSplit second = split(file, half, content.length);
+        List<CheckpointedPosition> positions = new ArrayList<>();
+        List<RawLine> records = read(new LineFormat(MAX), second, false, positions);
+        int firstOfSplit = expected.size() - records.size();
+        for (int done : new int[] {0, 1, 511, 512, 513, records.size() - 1}) {
+            FileSourceSplit restored = second.updateWithCheckpointedPosition(positions.get(done));
+            assertRecords(read(restored, true), expected.subList(firstOfSplit + done + 1, expected.size()), file);
+        }
+    }
+
+    /** Range ends: the BOM's bytes, around the first newlines and the buffer's size, and random. */
+    private static long[] cuts(byte[] file, Random random) {
+        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+        for (long i = 0; i <= 8; i++) {
+            cuts.add(i);
+        }
+        int newlines = 0;
+        for (int i = 0; i < file.length && newlines < 20; i++) {
+            if (file[i] == '\n') {
+                newlines++;
+                cuts.addAll(List.of((long) i - 1, (long) i, (long) i + 1, (long) i + 2));
+            }
+        }
+        cuts.addAll(List.of(65_535L, 65_536L, 65_537L));
+        for (int i = 0; i < 300; i++) {
+            cuts.add((long) random.nextInt(file.length));
+        }
+        cuts.add((long) file.length);
+        return cuts.stream().filter(c -> c >= 0 && c <= file.length).mapToLong(Long::longValue).toArray();
     }
 
     @Test
@@ -54,7 +109,7 @@ class LineFormatTest {
         List<RawLine> one = read(split(newline), false);
         assertThat(one).hasSize(1);
         assertThat(one.get(0).bytes).isEmpty();
-        assertThat(one.get(0).line).isEqualTo(1);
+        assertThat(one.get(0).position()).endsWith("newline.jsonl@0");
     }
 
     @Test
@@ -91,8 +146,11 @@ class LineFormatTest {
         return out.toByteArray();
     }
 
-    /** What each record must be: the content split at every newline (none after a final one). */
-    private static List<RawLine> expected(byte[] content) {
+    /**
+     * What each record must be: the content split at every newline (none after a final one), at
+     * its offset in a file whose content starts at {@code base}.
+     */
+    private static List<RawLine> expected(byte[] content, int base) {
         List<RawLine> lines = new ArrayList<>();
         int start = 0;
         for (int i = 0; i <= content.length; i++) {
@@ -102,7 +160,7 @@ class LineFormatTest {
             if (i == content.length || content[i] == '\n') {
                 byte[] raw = Arrays.copyOfRange(content, start, i);
                 RawLine l = new RawLine();
-                l.line = lines.size() + 1;
+                l.offset = base + start;
                 l.oversized = raw.length > MAX;
                 boolean cr = !l.oversized && raw.length > 0 && raw[raw.length - 1] == '\r';
                 l.bytes = l.oversized ? null : cr ? Arrays.copyOf(raw, raw.length - 1) : raw;
@@ -120,7 +178,8 @@ class LineFormatTest {
             RawLine a = actual.get(i);
             RawLine e = expected.get(i);
             String at = file.getFileName() + " record " + i;
-            assertThat(a.line).as(at).isEqualTo(e.line);
+            assertThat(a.line).as(at).isZero();
+            assertThat(a.offset).as(at).isEqualTo(e.offset);
             assertThat(a.oversized).as(at).isEqualTo(e.oversized);
             assertThat(a.byteLength).as(at).isEqualTo(e.byteLength);
             assertThat(a.bytes).as(at).isEqualTo(e.bytes);
@@ -136,8 +195,14 @@ class LineFormatTest {
 
     /** The whole of {@code file} as one split. */
     static FileSourceSplit split(Path file) throws Exception {
+        return split(file, 0, Files.size(file));
+    }
+
+    /** Bytes {@code from} to {@code to} of {@code file} as one split. */
+    static FileSourceSplit split(Path file, long from, long to) throws Exception {
         long size = Files.size(file);
-        return new FileSourceSplit("0", new org.apache.flink.core.fs.Path(file.toUri()), 0, size, 0, size);
+        return new FileSourceSplit(from + "-" + to, new org.apache.flink.core.fs.Path(file.toUri()), from, to - from,
+                0, size);
     }
 
     private static List<RawLine> read(FileSourceSplit split, boolean restored) throws Exception {
@@ -146,6 +211,12 @@ class LineFormatTest {
 
     /** Every record {@code format} reads from {@code split}, by a new or a restored reader. */
     static List<RawLine> read(LineFormat format, FileSourceSplit split, boolean restored) throws Exception {
+        return read(format, split, restored, new ArrayList<>());
+    }
+
+    /** Every record and, in {@code positions}, the position a checkpoint after it would hold. */
+    private static List<RawLine> read(LineFormat format, FileSourceSplit split, boolean restored,
+            List<CheckpointedPosition> positions) throws Exception {
         List<RawLine> out = new ArrayList<>();
         try (BulkFormat.Reader<RawLine> reader = restored
                 ? format.restoreReader(new Configuration(), split)
@@ -153,6 +224,7 @@ class LineFormatTest {
             for (BulkFormat.RecordIterator<RawLine> batch; (batch = reader.readBatch()) != null; ) {
                 for (RecordAndPosition<RawLine> r; (r = batch.next()) != null; ) {
                     out.add(r.getRecord());
+                    positions.add(new CheckpointedPosition(r.getOffset(), r.getRecordSkipCount()));
                 }
                 batch.releaseBatch();
             }

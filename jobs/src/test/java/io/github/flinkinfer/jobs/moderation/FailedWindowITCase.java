@@ -94,13 +94,24 @@ class FailedWindowITCase extends ClusterTestBase {
         for (JsonNode e : errors) {
             assertThat(e.get("stage").asText() + "/" + e.get("reason").asText()).isEqualTo("infer/window_failed");
             assertThat(e.get("message").asText()).startsWith("1 of ").contains("(inference_failed)");
-            assertThat(e.get("source").asText()).endsWith("corpus.jsonl:" + (e.get("id").asText().equals("short-poison") ? 4 : 1));
+            assertThat(e.get("source").asText()).endsWith("corpus.jsonl@" + offsetOf(e.get("id").asText(), out));
             assertNamesItsInput(e);
         }
         assertThat(errors.stream().filter(e -> e.get("id").asText().equals("long-poisoned")).findFirst().orElseThrow()
                 .get("message").asText()).matches("1 of [2-9] windows failed .*");
         assertThat(errors.stream().filter(e -> e.get("id").asText().equals("short-poison")).findFirst().orElseThrow()
                 .get("message").asText()).startsWith("1 of 1 windows failed (inference_failed); first: window 0");
+    }
+
+    /** The byte offset of {@code id}'s line in the run's {@code corpus.jsonl} (beside {@code out}). */
+    private static long offsetOf(String id, Path out) {
+        try {
+            String corpus = java.nio.file.Files.readString(out.resolveSibling("corpus.jsonl"));
+            int at = corpus.indexOf("\"id\":\"" + id + "\"");
+            return corpus.lastIndexOf('\n', at) + 1; // ASCII: chars are bytes
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private Path run(String name, InferenceTask task, String... extra) throws Exception {

@@ -36,12 +36,15 @@ class SqlErrorsITCase extends ClusterTestBase {
         ByteArrayOutputStream lines = new ByteArrayOutputStream();
         lines.writeBytes(good("d1", "The cat sat on the mat."));
         lines.writeBytes(good("d2", "Flink runs batch jobs."));
+        int broken = lines.size();
         lines.writeBytes(utf8("{\"doc_id\": \"d-broken\", \"body\": \"no closing brace\"\n"));
         lines.writeBytes(good("d3", "Naïve café, ünïcödé text."));
+        int latin1 = lines.size();
         lines.writeBytes("{\"doc_id\": \"d-latin1\", \"body\": \"caf\u00e9\"}\n"
                 .getBytes(StandardCharsets.ISO_8859_1));
         lines.writeBytes(good("d4", "ONNX Runtime on the CPU."));
         lines.writeBytes(good("d5", "Five good lines in all."));
+        int empty = lines.size();
         lines.writeBytes(good("d-empty", "   "));
         Files.write(input, lines.toByteArray());
 
@@ -93,16 +96,16 @@ class SqlErrorsITCase extends ClusterTestBase {
             assertThat(Math.sqrt(norm)).as(id + " |embedding|").isCloseTo(1.0, within(1e-4));
         }
 
-        Map<String, JsonNode> errors = new java.util.HashMap<>(); // by file name and line
+        Map<String, JsonNode> errors = new java.util.HashMap<>(); // by file name and byte offset
         for (JsonNode e : rows(out.resolve("errors"))) {
             String source = e.get("source").asText();
             assertThat(source).as("the whole path").contains(tmp.toString());
             errors.put(source.substring(source.lastIndexOf('/') + 1), e);
         }
-        assertThat(errors).containsOnlyKeys("docs.jsonl:3", "docs.jsonl:5", "docs.jsonl:8");
-        assertError(errors.get("docs.jsonl:3"), null, "parse/malformed_json");
-        assertError(errors.get("docs.jsonl:5"), null, "parse/invalid_utf8");
-        assertError(errors.get("docs.jsonl:8"), "d-empty", "parse/empty_text");
+        assertThat(errors).containsOnlyKeys("docs.jsonl@" + broken, "docs.jsonl@" + latin1, "docs.jsonl@" + empty);
+        assertError(errors.get("docs.jsonl@" + broken), null, "parse/malformed_json");
+        assertError(errors.get("docs.jsonl@" + latin1), null, "parse/invalid_utf8");
+        assertError(errors.get("docs.jsonl@" + empty), "d-empty", "parse/empty_text");
 
         try (Stream<Path> all = Files.walk(out)) {
             assertThat(all.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".")))

@@ -19,9 +19,10 @@ import org.apache.flink.util.SimpleUserCodeClassLoader;
 import org.apache.flink.util.UserCodeClassLoader;
 
 /**
- * Reads files with the embed job's {@link LineFormat} (file and line number known, BOM and CRLF
+ * Reads files with the embed job's {@link LineFormat} (file and byte offset known, BOM and CRLF
  * handled, over-long lines not buffered) and decodes each line into exactly one row. One line,
- * one row: the lines to skip on restore are the rows to skip, and files are not split.
+ * one row: a line's checkpointed position is its row's, and a file splits where the lines do
+ * (the filesystem connector cuts splittable formats at the file system's blocks).
  */
 final class JsonWithErrorsBulkFormat implements BulkFormat<RowData, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
@@ -53,7 +54,7 @@ final class JsonWithErrorsBulkFormat implements BulkFormat<RowData, FileSourceSp
 
     @Override
     public boolean isSplittable() {
-        return false;
+        return lines.isSplittable();
     }
 
     @Override

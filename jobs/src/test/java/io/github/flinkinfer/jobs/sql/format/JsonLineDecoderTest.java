@@ -46,7 +46,7 @@ class JsonLineDecoderTest {
         assertThat(row.isNullAt(1)).isTrue();
         assertThat(row.getString(2).toString()).isEqualTo("héllo");
         assertThat(row.getInt(3)).isEqualTo(3);
-        assertThat(row.getString(4).toString()).isEqualTo("docs.jsonl:1");
+        assertThat(row.getString(4).toString()).isEqualTo("docs.jsonl@1");
     }
 
     @Test
@@ -57,16 +57,16 @@ class JsonLineDecoderTest {
     }
 
     @Test
-    void badLinesBecomeErrorRowsWithTheirReasonAndLine() {
+    void badLinesBecomeErrorRowsWithTheirReasonAndPosition() {
         assertError(decode("{\"doc_id\": \"d3\", \"body\": ", 3), "parse/malformed_json", 3);
         assertError(decode("   ", 4), "parse/malformed_json", 4);
         assertError(decode("[1, 2]", 5), "parse/not_an_object", 5);
         assertError(decode("{\"doc_id\": \"d6\", \"n\": \"six\"}", 6), "parse/invalid_field", 6);
         byte[] latin1 = "{\"doc_id\": \"d7\", \"body\": \"caf\u00e9\"}"
                 .getBytes(StandardCharsets.ISO_8859_1);
-        assertError(decoder.decode(new RawLine("docs.jsonl", 7, latin1, latin1.length, false)),
+        assertError(decoder.decode(RawLine.atOffset("docs.jsonl", 7, latin1, latin1.length, false)),
                 "parse/invalid_utf8", 7);
-        assertError(decoder.decode(new RawLine("docs.jsonl", 8, null, 5_000_000, true)),
+        assertError(decoder.decode(RawLine.atOffset("docs.jsonl", 8, null, 5_000_000, true)),
                 "parse/record_too_large", 8);
     }
 
@@ -81,9 +81,9 @@ class JsonLineDecoderTest {
                 .hasMessageContaining("must be STRING");
     }
 
-    private RowData decode(String line, long lineNo) {
+    private RowData decode(String line, long offset) {
         byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
-        return decoder.decode(new RawLine("docs.jsonl", lineNo, bytes, bytes.length, false));
+        return decoder.decode(RawLine.atOffset("docs.jsonl", offset, bytes, bytes.length, false));
     }
 
     private static void assertError(RowData row, String error, long line) {
@@ -91,6 +91,6 @@ class JsonLineDecoderTest {
         assertThat(row.isNullAt(0)).isTrue();
         assertThat(row.isNullAt(2)).isTrue();
         assertThat(row.isNullAt(3)).isTrue();
-        assertThat(row.getString(4).toString()).isEqualTo("docs.jsonl:" + line);
+        assertThat(row.getString(4).toString()).isEqualTo("docs.jsonl@" + line);
     }
 }

@@ -1,0 +1,158 @@
+package io.github.flinkinfer.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.io.ByteRangeEnumerator;
+import io.github.flinkinfer.jobs.io.FileInputs;
+import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.ErrorRecord;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One JSONL file of 1,000,000 lines read at parallelism 4 is cut into byte ranges: every reader
+ * subtask reads records, and the documents (id and position) and error rows are exactly those of
+ * the same file read unsplit by one reader, each line once at its byte offset.
+ */
+class SplitLinesITCase {
+    private static final int LINES = 1_000_000;
+
+    /** Two TaskManagers with two slots each: four readers in two processes. */
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder()
+                    .setNumberTaskManagers(2)
+                    .setNumberSlotsPerTaskManager(2)
+                    .build());
+
+    @TempDir Path tmp;
+
+    @Test
+    void aLargeFileIsReadByEveryReaderWithTheDocumentsAndErrorsOfAnUnsplitRead() throws Exception {
+        Path file = tmp.resolve("large.jsonl");
+        long[] offsets = write(file);
+        InputConfig in = Jobs.options("--input", file.toString(), "--output", tmp.resolve("out").toString())
+                .inputConfig();
+
+        Read split = read(in, 4, null);
+        Read whole = read(in, 1, MemorySize.parse("1g"));
+
+        long[] perReader = new long[4];
+        for (long doc : split.docs) {
+            perReader[(int) (doc & 7)]++;
+        }
+        assertThat(Arrays.stream(perReader).boxed().toList()).as("documents per reader subtask").allMatch(n -> n > 0);
+        assertThat(Arrays.stream(whole.docs).map(d -> d & 7).distinct()).as("unsplit: one reader").containsExactly(0L);
+        assertThat(withoutReader(split.docs)).isEqualTo(withoutReader(whole.docs));
+        assertThat(split.errors).isEqualTo(whole.errors);
+
+        long[] byId = withoutReader(split.docs);
+        int good = 0;
+        for (int i = 0; i < LINES; i++) {
+            if (kind(i) == 0) {
+                assertThat(byId[good] >>> 20).as("line %d's offset", i).isEqualTo(offsets[i]);
+                assertThat(byId[good] & ((1 << 20) - 1)).isEqualTo(i);
+                good++;
+            }
+        }
+        assertThat(byId).hasSize(good);
+        List<String> expectedErrors = new ArrayList<>();
+        String path = new org.apache.flink.core.fs.Path(file.toUri()).toString();
+        for (int i = 0; i < LINES; i++) {
+            if (kind(i) != 0) {
+                expectedErrors.add((kind(i) == 1 ? "malformed_json" : "empty_text") + " " + path + "@" + offsets[i]);
+            }
+        }
+        assertThat(split.errors).containsExactlyInAnyOrderElementsOf(expectedErrors);
+    }
+
+    /** 0 a good line, 1 malformed JSON, 2 an empty text. */
+    private static int kind(int i) {
+        return i % 10_007 == 5 ? 1 : i % 50_021 == 7 ? 2 : 0;
+    }
+
+    /** Writes the lines (short, of varying length) and returns each one's byte offset. */
+    private static long[] write(Path file) throws Exception {
+        long[] offsets = new long[LINES];
+        long offset = 0;
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            for (int i = 0; i < LINES; i++) {
+                String line = switch (kind(i)) {
+                    case 1 -> "{\"id\":\"d" + i + "\",\"text\":\n";
+                    case 2 -> "{\"id\":\"d" + i + "\",\"text\":\"  \"}\n";
+                    default -> "{\"id\":\"d" + i + "\",\"text\":\"t" + "x".repeat(i % 13) + "\"}\n";
+                };
+                byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+                offsets[i] = offset;
+                offset += bytes.length;
+                out.write(bytes);
+            }
+        }
+        return offsets;
+    }
+
+    /** Documents as {@code offset << 23 | id << 3 | reader subtask}; errors as "reason position". */
+    private record Read(long[] docs, List<String> errors) {}
+
+    private static Read read(InputConfig in, int parallelism, MemorySize splitSize) throws Exception {
+        Configuration conf = new Configuration();
+        if (splitSize != null) {
+            conf.set(ByteRangeEnumerator.SPLIT_SIZE, splitSize);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        env.setParallelism(parallelism);
+        ParsedInput input = FileInputs.read(env, in);
+        CloseableIterator<Long> tagged = input.documents().map(new Tagged()).collectAsync();
+        CloseableIterator<ErrorRecord> failed = input.errors().get(0).collectAsync();
+        env.executeAsync("read-" + parallelism);
+        long[] docs = new long[LINES];
+        int n = 0;
+        try (tagged) {
+            while (tagged.hasNext()) {
+                docs[n++] = tagged.next();
+            }
+        }
+        List<String> errors = new ArrayList<>();
+        try (failed) {
+            failed.forEachRemaining(e -> errors.add(e.reason + " " + e.source));
+        }
+        errors.sort(null);
+        return new Read(Arrays.copyOf(docs, n), errors);
+    }
+
+    /** A document's offset and id number, and the subtask that read it (the parser is chained to its reader). */
+    private static final class Tagged extends RichMapFunction<Document, Long> {
+        @Override
+        public Long map(Document doc) {
+            long offset = Long.parseLong(doc.source.substring(doc.source.lastIndexOf('@') + 1));
+            long id = Long.parseLong(doc.id.substring(1));
+            return offset << 23 | id << 3 | getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        }
+    }
+
+    /** Offset and id ({@code offset << 20 | id}), sorted: what both reads must agree on. */
+    private static long[] withoutReader(long[] docs) {
+        return Arrays.stream(docs).map(d -> (d >>> 23) << 20 | ((d >>> 3) & ((1 << 20) - 1))).sorted().toArray();
+    }
+}
