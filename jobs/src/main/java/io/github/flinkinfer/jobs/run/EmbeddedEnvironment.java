@@ -107,7 +107,9 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
     public void prestart(int parallelism) {
         Configuration c = Configuration.fromMap(getConfiguration().toMap());
         long network = TaskManagerNetwork.configured(c) ? 0
-                : TaskManagerNetwork.embeddedSizing(c).bytesForAllToAll(TaskManagerNetwork.ESTIMATED_EXCHANGES, parallelism);
+                : Math.min(Runtime.getRuntime().maxMemory() / 2, // an estimate: never most of the JVM's direct memory
+                        TaskManagerNetwork.embeddedSizing(c).bytesForAllToAll(TaskManagerNetwork.ESTIMATED_EXCHANGES,
+                                parallelism));
         clusters.prestart(clusterConfiguration(c, parallelism, network));
     }
 
