@@ -9,6 +9,8 @@ command -v mvn >/dev/null || need+=(maven)
 # a real Pushgateway and Prometheus for RunMetricsPushITCase and RunsDashboardITCase
 [ -x /usr/bin/prometheus-pushgateway ] || need+=(prometheus-pushgateway)
 [ -x /usr/bin/prometheus ] || need+=(prometheus)
+# Debian's python3-onnx builds the benchmark fixture model (bench/fixture) for WideParallelismITCase
+/usr/bin/python3 -c 'import onnx' 2>/dev/null || need+=(python3-onnx)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

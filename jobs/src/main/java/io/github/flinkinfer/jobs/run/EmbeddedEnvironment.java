@@ -105,7 +105,43 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
      * environment's configuration; a second call while one is waiting does nothing.
      */
     public void prestart(int parallelism) {
-        clusters.prestart(clusterConfiguration(Configuration.fromMap(getConfiguration().toMap()), parallelism));
+        Configuration c = Configuration.fromMap(getConfiguration().toMap());
+        long network = TaskManagerNetwork.configured(c) ? 0
+                : Math.min(Runtime.getRuntime().maxMemory() / 2, // an estimate: never most of the JVM's direct memory
+                        TaskManagerNetwork.embeddedSizing(c).bytesForAllToAll(TaskManagerNetwork.ESTIMATED_EXCHANGES,
+                                parallelism));
+        clusters.prestart(clusterConfiguration(c, parallelism, network));
+    }
+
+    /**
+     * Submits {@code streamGraph} on a cluster whose network memory fits its exchanges ({@link
+     * NetworkMemorySizing}), unless the configuration sets it ({@code -D}, config.yaml).
+     */
+    @Override
+    public org.apache.flink.core.execution.JobClient executeAsync(org.apache.flink.streaming.api.graph.StreamGraph streamGraph)
+            throws Exception {
+        if (TaskManagerNetwork.configured(getConfiguration())) {
+            clusters.expectNetworkBytes(0);
+            return super.executeAsync(streamGraph);
+        }
+        TaskManagerNetwork.Need need = TaskManagerNetwork.of(TaskManagerNetwork.embeddedSizing(getConfiguration()),
+                streamGraph, getParallelism());
+        int taskManagers = getConfiguration().get(TaskManagerOptions.MINI_CLUSTER_NUM_TASK_MANAGERS);
+        int slots = getConfiguration().getOptional(TaskManagerOptions.NUM_TASK_SLOTS)
+                .orElse(MathUtils.divideRoundUp(need.widest(), taskManagers));
+        long bytes = need.bytesPerTaskManager(slots);
+        LOG.info("{} exchanges, {} slots per TaskManager: {} of network memory per TaskManager ({} per slot)",
+                need.exchanges().size(), slots, new org.apache.flink.configuration.MemorySize(bytes),
+                new org.apache.flink.configuration.MemorySize(need.bytesPerSlot()));
+        if (NetworkMemorySizing.roundedUp(bytes) > Runtime.getRuntime().maxMemory() / 2) {
+            // network buffers are direct memory of this JVM, whose limit defaults to its heap's
+            LOG.warn("The job's exchanges need {} of network memory, more than half this JVM's {}: raise -Xmx"
+                    + " (or -XX:MaxDirectMemorySize) or lower --parallelism",
+                    new org.apache.flink.configuration.MemorySize(bytes),
+                    new org.apache.flink.configuration.MemorySize(Runtime.getRuntime().maxMemory()));
+        }
+        clusters.expectNetworkBytes(bytes);
+        return super.executeAsync(streamGraph);
     }
 
     /** The early cluster's start, or null when none was started. */
@@ -128,8 +164,10 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
      * The cluster Flink's per-job factory would start for a job whose widest operator has {@code
      * parallelism} subtasks: the configured TaskManagers and slots, else enough slots for it.
      */
-    static MiniClusterConfiguration clusterConfiguration(Configuration configuration, int parallelism) {
-        Configuration c = new Configuration(configuration);
+    static MiniClusterConfiguration clusterConfiguration(Configuration configuration, int parallelism,
+            long networkBytes) {
+        Configuration c = TaskManagerNetwork.withNetworkMemory(configuration,
+                TaskManagerNetwork.configured(configuration) ? 0 : networkBytes);
         if (!c.contains(RestOptions.BIND_PORT)) {
             c.set(RestOptions.BIND_PORT, "0");
         }
@@ -154,6 +192,11 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         private EarlyCluster early; // guarded by this: started, not taken yet
         private EarlyCluster last; // guarded by this: the one taken or discarded
         private boolean lastTaken; // guarded by this
+        private long networkBytes; // guarded by this: what the job being submitted needs
+
+        synchronized void expectNetworkBytes(long bytes) {
+            networkBytes = bytes;
+        }
 
         synchronized void prestart(MiniClusterConfiguration configuration) {
             if (early == null) {
@@ -173,7 +216,13 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         }
 
         /** The cluster for a job: the early one if it fits, else a new one (Flink starts it). */
-        synchronized MiniCluster clusterFor(MiniClusterConfiguration wanted) {
+        synchronized MiniCluster clusterFor(MiniClusterConfiguration flinks) {
+            MiniClusterConfiguration wanted = new MiniClusterConfiguration.Builder()
+                    .setConfiguration(TaskManagerNetwork.withNetworkMemory(flinks.getConfiguration(), networkBytes))
+                    .setNumTaskManagers(flinks.getNumTaskManagers())
+                    .setRpcServiceSharing(flinks.getRpcServiceSharing())
+                    .setNumSlotsPerTaskManager(slots(flinks))
+                    .build();
             MiniCluster cluster = pick(wanted);
             InThisJvm.taken = cluster;
             return cluster;
@@ -184,9 +233,10 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
                 return settle(true);
             }
             if (early != null) {
-                LOG.info("The job needs {} slot(s) on {} TaskManager(s), the early cluster has {} on {}:"
-                        + " starting another", slots(wanted), wanted.getNumTaskManagers(),
-                        early.slots, early.taskManagers);
+                LOG.info("The job needs {} slot(s) on {} TaskManager(s) with {} of network memory, the early"
+                        + " cluster has {} on {} with {}: starting another", slots(wanted),
+                        wanted.getNumTaskManagers(), TaskManagerNetwork.embedded(wanted.getConfiguration()),
+                        early.slots, early.taskManagers, early.network);
                 settle(false).shutDownWhenStarted();
             }
             return new MiniCluster(wanted);
@@ -230,6 +280,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         private final CompletableFuture<Void> started = new CompletableFuture<>();
         private final int taskManagers;
         private final int slots;
+        private final org.apache.flink.configuration.MemorySize network;
         private final long startedAtMillis = System.currentTimeMillis();
         private volatile long readyAtMillis;
 
@@ -237,6 +288,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
             super(configuration);
             this.taskManagers = configuration.getNumTaskManagers();
             this.slots = slots(configuration);
+            this.network = TaskManagerNetwork.embedded(configuration.getConfiguration());
         }
 
         void startInBackground() {
@@ -263,7 +315,8 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         }
 
         boolean fits(MiniClusterConfiguration wanted) {
-            return wanted.getNumTaskManagers() == taskManagers && slots(wanted) == slots;
+            return wanted.getNumTaskManagers() == taskManagers && slots(wanted) == slots
+                    && TaskManagerNetwork.embedded(wanted.getConfiguration()).compareTo(network) <= 0;
         }
 
         ClusterStart start(boolean taken) {

@@ -144,6 +144,10 @@ public final class InferenceRun {
         InferencePipeline.build(env, spec,
                 model != null ? model : ModelRuntimeFactory.onnx(card, spec.runtime()), task);
         verifyModelFiles(card, ahead); // before anything is written or submitted
+        if (!(env instanceof EmbeddedEnvironment)) { // the embedded cluster sizes itself
+            System.out.println(TaskManagerNetwork.preflight(env.getConfiguration(), env.getStreamGraph(false),
+                    env.getParallelism()));
+        }
         java.util.Map<String, Object> info = RunInfo.of(spec,
                 io.github.flinkinfer.jobs.io.CommitReceipts.sinks(env));
         out.write(out.runInfo(), RunInfo.toJson(info));

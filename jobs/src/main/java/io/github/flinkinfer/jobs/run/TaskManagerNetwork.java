@@ -1,0 +1,116 @@
+package io.github.flinkinfer.jobs.run;
+
+import io.github.flinkinfer.jobs.run.NetworkMemorySizing.Exchange;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.NettyShuffleEnvironmentOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+
+/**
+ * A TaskManager's network memory for a job, between {@link NetworkMemorySizing} and Flink's
+ * configuration: what the embedded cluster gets where the configuration leaves
+ * {@code taskmanager.memory.network.min/max/fraction} unset (which always wins where set).
+ */
+public final class TaskManagerNetwork {
+    private TaskManagerNetwork() {}
+
+    /**
+     * All-to-all exchanges assumed before the job graph exists (the embedded cluster starts
+     * early), in buffers as many as our pipelines take: the keep-first run at parallelism 16 has
+     * 23 exchanges (5 all-to-all, 11 pointwise, 7 into one subtask) that need about 9 of these.
+     */
+    public static final int ESTIMATED_EXCHANGES = 10;
+
+    /** The sizing rule with the segment size and sort-shuffle buffers of a TaskManager of {@code conf}. */
+    public static NetworkMemorySizing sizing(ReadableConfig conf) {
+        return new NetworkMemorySizing(conf.get(TaskManagerOptions.MEMORY_SEGMENT_SIZE).getBytes(),
+                conf.get(NettyShuffleEnvironmentOptions.NETWORK_SORT_SHUFFLE_MIN_BUFFERS));
+    }
+
+    /** The sizing rule of an embedded TaskManager of {@code conf}, as the MiniCluster sets it (16 sort buffers). */
+    public static NetworkMemorySizing embeddedSizing(ReadableConfig conf) {
+        return sizing(new MiniClusterConfiguration.Builder().setConfiguration(Configuration.fromMap(conf.toMap()))
+                .build().getConfiguration());
+    }
+
+    /** Whether {@code conf} sets the network memory itself (min, max or fraction). */
+    public static boolean configured(ReadableConfig conf) {
+        return conf.getOptional(TaskManagerOptions.NETWORK_MEMORY_MIN).isPresent()
+                || conf.getOptional(TaskManagerOptions.NETWORK_MEMORY_MAX).isPresent()
+                || conf.getOptional(TaskManagerOptions.NETWORK_MEMORY_FRACTION).isPresent();
+    }
+
+    /** {@code conf} with network memory min = max = {@code bytes} (rounded up); 0 = as it is. */
+    public static Configuration withNetworkMemory(ReadableConfig conf, long bytes) {
+        Configuration c = Configuration.fromMap(conf.toMap());
+        if (bytes > 0) {
+            MemorySize size = new MemorySize(NetworkMemorySizing.roundedUp(bytes));
+            c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, size);
+            c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, size);
+        }
+        return c;
+    }
+
+    /** The network memory an embedded TaskManager of {@code conf} gets (Flink: 64 MiB unless set). */
+    public static MemorySize embedded(ReadableConfig conf) {
+        return conf.getOptional(TaskManagerOptions.NETWORK_MEMORY_MIN)
+                .or(() -> conf.getOptional(TaskManagerOptions.NETWORK_MEMORY_MAX))
+                .orElse(new MemorySize(NetworkMemorySizing.FLINK_DEFAULT_BYTES));
+    }
+
+    /** The exchanges of {@code graph} and the slots a TaskManager of {@code taskManagers} holds for it. */
+    public record Need(List<Exchange> exchanges, int widest, NetworkMemorySizing sizing) {
+        public long bytesPerSlot() {
+            return sizing.bytesPerSlot(exchanges);
+        }
+
+        public long bytesPerTaskManager(int slots) {
+            return sizing.bytesPerTaskManager(exchanges, slots);
+        }
+    }
+
+    /** What the job of {@code graph} needs (vertices without a parallelism get {@code parallelism}). */
+    public static Need of(NetworkMemorySizing sizing, StreamGraph graph, int parallelism) {
+        var jobGraph = graph.getJobGraph();
+        int widest = 1;
+        for (var v : jobGraph.getVertices()) {
+            widest = Math.max(widest, v.getParallelism() > 0 ? v.getParallelism() : parallelism);
+        }
+        return new Need(JobExchanges.of(jobGraph, parallelism), widest, sizing);
+    }
+
+    /**
+     * The pre-flight of a run on a session or application cluster: a line naming the network
+     * memory its TaskManagers need for {@code graph}; refuses (one line naming the setting) when the
+     * client's configuration ({@code config.yaml}, {@code -D}) caps {@code taskmanager.memory.network.max}
+     * below that for its {@code taskmanager.numberOfTaskSlots}. The TaskManagers' own
+     * configuration is not visible from the client: nothing else is checked. The refusal counts
+     * only the pipelined exchanges (alive together in any case); the line names the upper bound.
+     */
+    public static String preflight(ReadableConfig client, StreamGraph graph, int parallelism) {
+        Need need = of(sizing(client), graph, parallelism);
+        int slots = client.get(TaskManagerOptions.NUM_TASK_SLOTS);
+        MemorySize perTaskManager = new MemorySize(NetworkMemorySizing.roundedUp(need.bytesPerTaskManager(slots)));
+        var max = client.getOptional(TaskManagerOptions.NETWORK_MEMORY_MAX);
+        long pipelined = need.sizing().bytesPerTaskManager(
+                need.exchanges().stream().filter(NetworkMemorySizing.Exchange::pipelined).toList(), slots);
+        if (max.isPresent() && max.get().getBytes() < pipelined) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "TaskManagers of %d slot(s) need %s of network memory for this job at parallelism %d"
+                            + " (%d exchanges, %s per slot), but %s is %s: raise it (and %s) or lower"
+                            + " --parallelism (docs/operations.md, \"Network memory\")",
+                    slots, new MemorySize(pipelined).toHumanReadableString(), need.widest(), need.exchanges().size(),
+                    new MemorySize(need.bytesPerSlot()).toHumanReadableString(),
+                    TaskManagerOptions.NETWORK_MEMORY_MAX.key(), max.get().toHumanReadableString(),
+                    TaskManagerOptions.NETWORK_MEMORY_MIN.key()));
+        }
+        return String.format(java.util.Locale.ROOT,
+                "network memory: %s per slot, %s per TaskManager of %d slot(s) (%s, %d exchanges at parallelism %d)",
+                new MemorySize(need.bytesPerSlot()).toHumanReadableString(), perTaskManager.toHumanReadableString(),
+                slots, TaskManagerOptions.NETWORK_MEMORY_MAX.key() + " >= that", need.exchanges().size(), need.widest());
+    }
+}
