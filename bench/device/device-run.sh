@@ -3,13 +3,13 @@
 # two corpora (N and K*N unique documents), then fixed_marginal.py over the builds given.
 # Usage: OUT=dir device-run.sh PACKDIR N K "BUILDS" "PARALLELISMS"
 set -euo pipefail
-P=$(cd "$1" && pwd); N=$2; K=$3; BUILDS=$4; PARS=$5
+P=$(cd "$1" && pwd); SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
 W=/tmp/fi; mkdir -p $W; cd $W
 [ -x jre/bin/java ] || xz -dc $P/jre.tar.xz | tar -xf -
 [ -d deps ] || { xz -dc $P/deps.tar.xz | tar -xf - && cp $P/uplot-*.jar deps/; }
 { nproc; free -g | head -2; lscpu | grep -E "Model name|^CPU\(s\)|Thread|Socket"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | head -3; } > $OUT/machine.txt || true
-[ -f corpus-$N.jsonl ] || python3 $P/gen_corpus.py $P/wordnet-sample.jsonl $N corpus-$N.jsonl
-[ -f corpus-$((K*N)).jsonl ] || python3 $P/gen_corpus.py $P/wordnet-sample.jsonl $((K*N)) corpus-$((K*N)).jsonl
+[ -f corpus-$N.jsonl ] || python3 $P/gen_corpus.py $SAMPLE $N corpus-$N.jsonl
+[ -f corpus-$((K*N)).jsonl ] || python3 $P/gen_corpus.py $SAMPLE $((K*N)) corpus-$((K*N)).jsonl
 mkdir -p conf-base
 # 4220b9e cannot run P>4 on Flink's default 64 MiB of network memory (issue 38): give it 1 GiB
 printf 'taskmanager.memory.network.min: 1gb\ntaskmanager.memory.network.max: 1gb\n' > conf-base/config.yaml
@@ -26,7 +26,7 @@ python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options
 if [ -n "${SCALE:-}" ]; then
   last=${BUILDS##* }; wide=${PARS##* }
   for n in $SCALE; do
-    [ -f corpus-$n.jsonl ] || python3 $P/gen_corpus.py $P/wordnet-sample.jsonl $n corpus-$n.jsonl
+    [ -f corpus-$n.jsonl ] || python3 $P/gen_corpus.py $SAMPLE $n corpus-$n.jsonl
     python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
       --classpath "$last=$(ls $W/app-$last/*.jar $W/deps/*.jar | tr '\n' ':')" --card $P/fixture/card.json \
       --corpus-n corpus-$n.jsonl --corpus-kn corpus-$n.jsonl --k 1 --parallelism $wide --out $OUT/scale-$n \

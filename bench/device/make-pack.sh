@@ -22,7 +22,7 @@ done < "$LIST"
 if [ -n "$LOADED" ]; then
   mkdir -p "$W/pruned"
   big=(); for j in hadoop-client-runtime hadoop-client-api flink-shaded-netty flink-shaded-zookeeper-3 flink-rpc-akka flink-shaded-guava; do
-    big+=("$(cd "$W/$DIR" && ls $j-[0-9]*.jar $j.jar 2>/dev/null | head -1)"); done
+    for f in "$W/$DIR"/$j-[0-9]*.jar "$W/$DIR/$j.jar"; do [ -f "$f" ] && big+=("$(basename "$f")"); done; done
   python3 "$HERE/prune.py" "$LOADED" "$W/$DIR" "$W/pruned" "${big[@]}"
   mv "$W"/pruned/*.jar "$W/$DIR/"
 fi

@@ -8,7 +8,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"; cd "$ROOT"
 BASE=${1:-}
-OUT=$ROOT/bench/build/device; mkdir -p "$OUT"
+OUT=$ROOT/bench/build/device; WORK=$ROOT/bench/build/device-work; mkdir -p "$OUT" "$WORK"
 HERE=$ROOT/bench/device
 L=jobs/target/launcher
 [ -f "$L/classpath-compile" ] || mvn -B -q -DskipTests package
@@ -18,18 +18,18 @@ CARD=$ROOT/bench/build/fixture-model/card.json
 log=$(mktemp); corpus=$(mktemp --suffix=.jsonl); plugins=$(mktemp -d)
 python3 "$HERE/gen_corpus.py" datasets/sample/wordnet-sample.jsonl 20000 "$corpus"
 FLINK_PLUGINS_DIR=$plugins FLINK_INFERENCE_OPTS="-Xshare:off -Xlog:class+load=info:file=$log" \
-  bin/flink-inference embed --input "$corpus" --model "$CARD" --output "$OUT/run" --run-id pack \
+  bin/flink-inference embed --input "$corpus" --model "$CARD" --output "$WORK/run" --run-id pack \
   --parallelism 4 --max-length 128 --overwrite >/dev/null
-grep -oE "load\] [^ ]+ source: (jar:)?file:[^ !]*" "$log" | sed -E 's/load\] ([^ ]+) source: (jar:)?file:(.*)/\3 \1/' | sort -u > "$OUT/loaded.txt"
-rm -rf "$OUT/run" "$corpus" "$plugins" "$log"
+grep -oE "load\] [^ ]+ source: (jar:)?file:[^ !]*" "$log" | sed -E 's/load\] ([^ ]+) source: (jar:)?file:(.*)/\3 \1/' | sort -u > "$WORK/loaded.txt"
+rm -rf "$WORK/run" "$corpus" "$plugins" "$log"
 # 2. the JRE: the modules a run loads (plus the crypto, zip and HTTP ones a library may ask for)
 rm -rf "$OUT/jre"
 jlink --add-modules java.base,java.desktop,java.logging,java.management,java.management.rmi,java.naming,java.rmi,java.security.jgss,java.sql,java.xml,jdk.jfr,jdk.localedata,jdk.management,jdk.management.jfr,jdk.net,jdk.security.auth,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,java.scripting,java.net.http \
   --include-locales=en,en-US --strip-debug --no-man-pages --no-header-files --compress=0 --output "$OUT/jre"
 (cd "$OUT" && tar -cf - jre | xz -T2 -6 > jre.tar.xz && rm -rf jre)
 # 3. third-party jars: those a run loaded from, trimmed
-awk '{print $1}' "$OUT/loaded.txt" | sort -u | grep -v -E "/(jobs|operators|model-runtime)-[0-9][^/]*\.jar$|flink-plugins" > "$OUT/deps.txt"
-"$HERE/make-pack.sh" "$OUT/deps.txt" "$OUT/deps.tar.xz" deps "$OUT/loaded.txt"
+awk '{print $1}' "$WORK/loaded.txt" | sort -u | grep -v -E "/(jobs|operators|model-runtime)-[0-9][^/]*\.jar$|flink-plugins" > "$WORK/deps.txt"
+"$HERE/make-pack.sh" "$WORK/deps.txt" "$OUT/deps.tar.xz" deps "$WORK/loaded.txt"
 cp ~/.m2/repository/org/webjars/npm/uplot/*/uplot-*.jar "$OUT/"   # the report's chart library: resources only
 # 4. the builds' own jars
 app() { local name=$1 root=$2; rm -rf "$OUT/app-$name"; mkdir -p "$OUT/app-$name"
@@ -37,6 +37,6 @@ app() { local name=$1 root=$2; rm -rf "$OUT/app-$name"; mkdir -p "$OUT/app-$name
   rm -f "$OUT"/app-$name/*-job.jar; (cd "$OUT" && tar -cf app-$name.tar app-$name && rm -rf app-$name); }
 app main "$ROOT"
 [ -n "$BASE" ] && app base "$BASE"
-cp "$HERE"/{gen_corpus.py,fixed_marginal.py,device-run.sh} datasets/sample/wordnet-sample.jsonl jobs/src/main/local/log4j2-local.properties "$L/jvm.options" "$OUT/"
+cp "$HERE"/{gen_corpus.py,fixed_marginal.py,device-run.sh} jobs/src/main/local/log4j2-local.properties "$L/jvm.options" "$OUT/"
 rm -rf "$OUT/fixture"; cp -r bench/build/fixture-model "$OUT/fixture"
 du -sh "$OUT"; ls -la "$OUT"
