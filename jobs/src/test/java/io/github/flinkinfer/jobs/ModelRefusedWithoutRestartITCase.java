@@ -29,6 +29,8 @@ import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A model file refused on a TaskManager fails the job at once, though the job may restart 5
@@ -88,24 +90,33 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
         assertThat(attempts).as("every task ran its first attempt only").isNotEmpty().containsOnly(0);
     }
 
-    /** Run as a user runs it, the refusal of the tokenizer is one {@code error:} line naming it. */
-    @Test
-    void theCommandLineNamesTheRefusedFileInOneLine() throws Exception {
-        byte[] changed = tamper(models.resolve("tokenizer.json"));
+    /**
+     * Run as a user runs it, the refusal of the tokenizer or the graph is one {@code error:} line
+     * naming it, printed once (the graph's was also logged by each subtask whose session the
+     * driver had prepared, three times in all).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tokenizer.json", "model.onnx"})
+    void theCommandLineNamesTheRefusedFileInOneLine(String file) throws Exception {
+        byte[] changed = tamper(models.resolve(file));
+        String expected = file.equals("model.onnx") ? BUILT_IN.onnx.sha256() : BUILT_IN.tokenizer.sha256();
         Path out = tmp.resolve("out");
 
         Launcher.Result r = Launcher.run(tmp,
-                Map.of("FLINK_INFERENCE_OPTS", "-D" + ModelFileCache.PROPERTY + "=" + tmp.resolve("cli-cache")),
+                Map.of("FLINK_INFERENCE_OPTS", "-D" + ModelFileCache.PROPERTY + "=" + tmp.resolve("cli-cache")
+                        + " -D" + OptimizedGraphCache.PROPERTY + "=" + tmp.resolve("cli-graphs")),
                 "embed", "--input", writeCorpus(Corpus.sample(10)).toString(), "--output", out.toString(),
                 "--run-id", "cli", "--model", models.resolve("card.json").toUri().toString(),
-                "--progress-seconds", "0");
+                "--progress-seconds", "0", "--parallelism", "2");
 
         assertThat(r.exitCode()).as("exit code; stderr:%n%s", r.stderr()).isEqualTo(2);
         assertThat(r.errorLines()).as("stderr:%n%s", r.stderr()).singleElement().satisfies(line -> assertThat(line)
-                .contains("Checksum mismatch for model file", models.resolve("tokenizer.json").toString(),
-                        "expected sha256 " + BUILT_IN.tokenizer.sha256(),
+                .contains("Checksum mismatch for model file", models.resolve(file).toString(),
+                        "expected sha256 " + expected,
                         "but the file has " + ModelFiles.sha256(changed)));
-        assertThat(r.stderr()).as("no stack trace").doesNotContain("\tat ", "Exception:");
+        String console = r.stdout() + r.stderr();
+        assertThat(console).as("no stack trace").doesNotContain("\tat ", "Exception:");
+        assertThat(console.split("Checksum mismatch", -1)).as("the refusal printed once:%n%s", console).hasSize(2);
         assertThat(out.resolve("_SUCCESS-cli")).doesNotExist();
     }
 

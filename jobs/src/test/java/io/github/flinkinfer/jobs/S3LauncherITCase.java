@@ -6,6 +6,7 @@ import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Launcher;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.jobs.testutils.S3Server;
+import io.github.flinkinfer.runtime.OptimizedGraphCache;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -44,11 +45,20 @@ class S3LauncherITCase {
         Files.writeString(conf.resolve("config.yaml"), S3.configuration().toMap().entrySet().stream()
                 .map(e -> e.getKey() + ": " + e.getValue()).sorted().collect(Collectors.joining("\n", "", "\n")));
 
-        Launcher.Result r = Launcher.run(tmp, Map.of("FLINK_CONF_DIR", conf.toString()),
+        Launcher.Result r = Launcher.run(tmp, Map.of("FLINK_CONF_DIR", conf.toString(),
+                        // a fresh graph cache: the session that saves an optimized graph is the one
+                        // ONNX Runtime warns about
+                        "FLINK_INFERENCE_OPTS", "-D" + OptimizedGraphCache.PROPERTY + "=" + tmp.resolve("graphs")),
                 "embed", "--input", S3.uri("recipe/corpus.jsonl"), "--output", S3.uri("recipe/out"),
                 "--run-id", "r1", "--parallelism", "2", "--progress-seconds", "0");
 
         assertThat(r.exitCode()).as("stdout:%n%s%nstderr:%n%s", r.stdout(), r.stderr()).isZero();
+        assertThat(r.stdout() + r.stderr()).as("issue 40: a quiet console without --verbose")
+                .doesNotContain("AWS SDK for Java 1.x", "[W:onnxruntime", "\tat ", "WARN");
+        assertThat(tmp.resolve("graphs")).as("the graph was optimized and saved in this run").isNotEmptyDirectory();
+        assertThat(S3.directoryMarkers("recipe/out")).as("issue 40: S3A keeps directory markers by default"
+                + " (s3.directory.marker.retention: keep), instead of a bulk delete after every object")
+                .contains("recipe/out/");
         assertThat(S3.keys("recipe/out/")).contains("recipe/out/_SUCCESS-r1", "recipe/out/report-r1.json");
         Path out = S3.copyTo("recipe/out/", tmp.resolve("out"));
         assertThat(Outputs.embeddings(out).keySet()).containsExactlyInAnyOrderElementsOf(CORPUS.keySet());

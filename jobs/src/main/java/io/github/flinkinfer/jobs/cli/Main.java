@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
                 io.github.flinkinfer.jobs.sql.SqlCommand.class, PlanCommand.class,
                 io.github.flinkinfer.jobs.models.ModelsCommand.class})
 public final class Main implements Runnable {
+    private static final String AWS_V1_NOTICE = "aws.java.v1.disableDeprecationAnnouncement";
 
     public static void main(String[] args) {
         io.github.flinkinfer.runtime.Sha256.warmUp(); // compiled before the model is hashed, seconds later
@@ -21,6 +22,10 @@ public final class Main implements Runnable {
             // before the first logger: the local log configuration reads these
             System.setProperty("flinkinfer.log.root", "WARN");
             System.setProperty("flinkinfer.log.ours", "INFO");
+            System.setProperty(io.github.flinkinfer.runtime.OrtSessions.LOG_LEVEL_PROPERTY, "warning");
+        } else if (System.getProperty(AWS_V1_NOTICE) == null) {
+            // the S3 plugin's AWS SDK v1 prints a 40-line deprecation notice on every s3:// run
+            System.setProperty(AWS_V1_NOTICE, "true");
         }
         CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
         GroupedHelp.install(cli.getSubcommands().get("embed"));

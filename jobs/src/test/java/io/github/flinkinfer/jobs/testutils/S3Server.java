@@ -144,6 +144,17 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
         return keys.stream().sorted().toList();
     }
 
+    /** Directory markers (empty objects named {@code <dir>/}) under {@code prefix}, sorted. */
+    public List<String> directoryMarkers(String prefix) {
+        List<String> markers = new ArrayList<>();
+        for (StorageMetadata m : store().list(BUCKET, ListContainerOptions.Builder.prefix(prefix).recursive())) {
+            if (m.getName().endsWith("/") && m.getType() != StorageType.RELATIVE_PATH) {
+                markers.add(m.getName());
+            }
+        }
+        return markers.stream().sorted().toList();
+    }
+
     public byte[] read(String key) {
         Blob blob = store().getBlob(BUCKET, key);
         if (blob == null) {
