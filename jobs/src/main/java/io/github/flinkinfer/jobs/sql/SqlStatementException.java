@@ -17,7 +17,14 @@ public final class SqlStatementException extends IllegalArgumentException {
     /** Statement {@code number} (1-based) did not plan: the planner's own first line says where. */
     static SqlStatementException refused(int number, String statement, RuntimeException planning) {
         return new SqlStatementException("SQL statement " + number + " (" + SqlRunner.firstLine(statement)
-                + ") is not valid: " + OneLine.of(planning), planning);
+                + ") is not valid: " + withRootCause(planning), planning);
+    }
+
+    /** The planner's first line, and its innermost cause's where that adds to it (a missing format). */
+    private static String withRootCause(RuntimeException planning) {
+        String top = OneLine.of(planning);
+        String root = OneLine.of(OneLine.rootCause(planning));
+        return top.contains(root) ? top : top + " " + root;
     }
 
     /** Statement {@code number}'s job failed: its innermost cause says why. */

@@ -36,10 +36,10 @@ class SqlCommandErrorsITCase {
     @Test
     void aStatementWhoseJobFailsIsOneLine() throws Exception {
         Path numbers = Files.createDirectories(tmp.resolve("numbers"));
-        Files.writeString(numbers.resolve("part.csv"), "1\nnot-a-number\n");
+        Files.writeString(numbers.resolve("part.jsonl"), "{\"s\": \"1\"}\n{\"s\": \"not-a-number\"}\n");
         Path script = Files.writeString(tmp.resolve("cast.sql"), String.join("\n",
                 "CREATE TABLE numbers (s STRING) WITH ('connector' = 'filesystem', 'path' = '" + numbers + "',",
-                "  'format' = 'csv');",
+                "  'format' = 'json');",
                 "CREATE TABLE `out` (n INT) WITH ('connector' = 'blackhole');",
                 "INSERT INTO `out` SELECT CAST(s AS INT) FROM numbers;"));
 

@@ -144,6 +144,11 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
         return keys.stream().sorted().toList();
     }
 
+    /** Puts a directory marker, the empty object {@code <dir>/} that S3A's mkdirs writes. */
+    public void putDirectoryMarker(String dir) {
+        store().putBlob(BUCKET, store().blobBuilder(dir.endsWith("/") ? dir : dir + "/").payload(new byte[0]).build());
+    }
+
     /** Directory markers (empty objects named {@code <dir>/}) under {@code prefix}, sorted. */
     public List<String> directoryMarkers(String prefix) {
         List<String> markers = new ArrayList<>();
