@@ -11,9 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,20 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code s3://} of a real S3 endpoint; every id once.
  */
 class S3LauncherITCase {
-    private static final S3Server S3 = new S3Server();
+    @RegisterExtension static final S3Server S3 = S3Server.serverOnly();
     private static final Map<String, String> CORPUS = Corpus.sample(40);
 
     @TempDir Path tmp;
-
-    @BeforeAll
-    static void startS3() throws Exception {
-        S3.start();
-    }
-
-    @AfterAll
-    static void stopS3() throws Exception {
-        S3.close();
-    }
 
     @Test
     void embedsFromS3ToS3WithTheDocumentedSettings() throws Exception {

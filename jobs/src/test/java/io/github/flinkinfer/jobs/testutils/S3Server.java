@@ -51,8 +51,26 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
     private static final String ACCESS_KEY = "s3-test-access";
     private static final String SECRET_KEY = "s3-test-secret";
 
+    private final boolean installsFileSystem;
     private BlobStoreContext context;
     private S3Proxy proxy;
+
+    /** As an extension: starts the server and installs Flink's S3 file system in this JVM. */
+    public S3Server() {
+        this(true);
+    }
+
+    private S3Server(boolean installsFileSystem) {
+        this.installsFileSystem = installsFileSystem;
+    }
+
+    /**
+     * As an extension: starts the server only, for tests whose runs reach it from their own
+     * process ({@code bin/flink-inference} with a {@code config.yaml}), leaving this JVM's file systems alone.
+     */
+    public static S3Server serverOnly() {
+        return new S3Server(false);
+    }
 
     /** Starts the server and creates the bucket (idempotent). */
     public S3Server start() throws Exception {
@@ -202,7 +220,9 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
     @Override
     public void beforeAll(ExtensionContext ignored) throws Exception {
         start();
-        installFlinkFileSystem();
+        if (installsFileSystem) {
+            installFlinkFileSystem();
+        }
     }
 
     @Override
