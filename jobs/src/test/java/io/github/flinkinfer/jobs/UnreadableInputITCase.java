@@ -68,6 +68,7 @@ class UnreadableInputITCase extends ClusterTestBase {
                 .doesNotContain("AWS SDK for Java 1.x");
     }
 
+    /** An input, and (the same contract) an output, on a store without credentials. */
     @Test
     void s3WithoutCredentialsIsOneLine() throws Exception {
         S3.put("creds/corpus.jsonl", Corpus.writeJsonl(tmp.resolve("corpus.jsonl"), Corpus.sample(5)));
@@ -75,7 +76,15 @@ class UnreadableInputITCase extends ClusterTestBase {
         Launcher.Result r = embedWithLauncher(Map.of("FLINK_CONF_DIR", config(false).toString(),
                 "AWS_ACCESS_KEY_ID", "", "AWS_SECRET_ACCESS_KEY", ""), S3.uri("creds/corpus.jsonl"));
 
-        assertOneErrorLine(r, "Input s3://bucket/creds/corpus.jsonl cannot be read", "No AWS Credentials");
+        assertOneErrorLine(r, "Input s3://bucket/creds/corpus.jsonl cannot be read: No AWS Credentials",
+                "AWS_ACCESS_KEY_ID");
+
+        Launcher.Result output = Launcher.run(tmp, Map.of("FLINK_CONF_DIR", config(false).toString(),
+                "AWS_ACCESS_KEY_ID", "", "AWS_SECRET_ACCESS_KEY", ""), "embed", "--input",
+                Corpus.writeJsonl(tmp.resolve("local.jsonl"), Corpus.sample(3)).toString(),
+                "--output", S3.uri("creds/out"), "--run-id", "cli", "--progress-seconds", "0");
+        assertOneErrorLine(output, "Output s3://bucket/creds/out cannot be used: No AWS Credentials",
+                "AWS_ACCESS_KEY_ID");
     }
 
     /** docs/operations.md's "No Flink file system for --input", for a scheme no plugin serves. */

@@ -27,4 +27,17 @@ public final class OneLine {
         }
         return root;
     }
+
+    /**
+     * A file system's failure on {@code path} in one line, without the path the store repeats
+     * before it, plus where to give credentials when the store says they are missing.
+     */
+    public static String ofStoreFailure(Throwable failure, String path) {
+        String scheme = path.contains("://") ? path.substring(0, path.indexOf("://")) : "file";
+        String why = of(failure).replaceFirst("^" + java.util.regex.Pattern.quote(path) + "[^ ]*: ", "")
+                .replaceFirst("^" + java.util.regex.Pattern.quote(scheme) + "a?://[^ ]*: ", "");
+        return why + (why.contains("Credentials") ? "; give the store's credentials in the environment (e.g."
+                + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) or config.yaml (docs/operations.md,"
+                + " \"Running on S3\")" : "");
+    }
 }

@@ -37,23 +37,12 @@ public final class UnreadableInputException extends IllegalArgumentException {
         if (cause instanceof FileNotFoundException) {
             return "Input " + input + " does not exist";
         }
-        String why = describe(cause, input);
-        return "Input " + input + " cannot be read: " + why
-                + (why.contains("Credentials") ? "; give the store's credentials in the environment (e.g."
-                        + " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) or config.yaml (docs/operations.md,"
-                        + " \"Running on S3\")" : "");
-    }
-
-    /** The cause in one line ({@link OneLine}), without the input's own path before it. */
-    static String describe(Throwable cause, String input) {
-        String scheme = input.contains("://") ? input.substring(0, input.indexOf("://")) : "file";
-        return OneLine.of(cause).replaceFirst("^" + java.util.regex.Pattern.quote(input) + "[^ ]*: ", "")
-                .replaceFirst("^" + java.util.regex.Pattern.quote(scheme) + "a?://[^ ]*: ", "");
+        return "Input " + input + " cannot be read: " + OneLine.ofStoreFailure(cause, input);
     }
 
     /** A local file the OS refused ({@code FileInputStream} says so only in its message). */
     private static boolean denied(IOException cause) {
         return cause instanceof FileNotFoundException && cause.getMessage() != null
-                        && cause.getMessage().endsWith("(Permission denied)");
+                                        && cause.getMessage().endsWith                        && cause.getMessage().endsWith cause.getMessage().endsWith("(Permission denied)");
     }
 }
