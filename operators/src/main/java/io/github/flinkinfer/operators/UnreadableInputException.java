@@ -43,6 +43,6 @@ public final class UnreadableInputException extends IllegalArgumentException {
     /** A local file the OS refused ({@code FileInputStream} says so only in its message). */
     private static boolean denied(IOException cause) {
         return cause instanceof FileNotFoundException && cause.getMessage() != null
-                                        && cause.getMessage().endsWith                        && cause.getMessage().endsWith cause.getMessage().endsWith("(Permission denied)");
+                && cause.getMessage().endsWith("(Permission denied)");
     }
 }
