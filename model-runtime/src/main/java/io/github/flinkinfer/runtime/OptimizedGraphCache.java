@@ -23,7 +23,12 @@ import org.slf4j.LoggerFactory;
  * optimization off. ORT documents that a graph optimized offline may hold hardware-specific
  * rewrites and must run with the same execution provider, optimization level and hardware, so an
  * entry is keyed by the model's sha256, the ORT version, the requested device, the optimization
- * level, the session config entries, the CPU architecture and model. Entries are written to a
+ * level, the session config entries, the CPU architecture and the CPU's identity (its model name
+ * and feature flags: at level {@code all} ORT's NchwcTransformer lays tensors out for the vector
+ * width it finds, and a hypervisor may hide AVX-512 from one VM of a model but not another, so a
+ * cache on storage shared by machines never hands one CPU's graph to another; ORT's warning that
+ * the graph "should only be used in the same environment" is answered by this key and kept off
+ * the console, {@link OrtSessions}). Entries are written to a
  * temporary file and moved into place, after the sha256 of the written graph is recorded beside it
  * ({@code <entry>.sha256}); a hit is loaded only when the entry still has that sha256, and an entry
  * that does not is refused ({@link ModelIntegrityException}). The directory is owner-only
@@ -36,12 +41,14 @@ public final class OptimizedGraphCache {
     /** System property naming the cache directory, or {@code off}. */
     public static final String PROPERTY = "flinkinfer.ort.graph-cache";
 
-    private static final String CPU_MODEL = cpuModel();
+    private static final String CPU = cpuIdentity();
 
     private final Path dir;
+    private final String cpu;
 
-    private OptimizedGraphCache(Path dir) {
+    private OptimizedGraphCache(Path dir, String cpu) {
         this.dir = dir;
+        this.cpu = cpu;
     }
 
     /** The cache named by {@value #PROPERTY} (or the default), or null when off or unusable. */
@@ -54,7 +61,7 @@ public final class OptimizedGraphCache {
                 ? PrivateDirectory.defaultFor("flinkinfer-ort-graphs")
                 : Path.of(value);
         try {
-            return new OptimizedGraphCache(PrivateDirectory.of(dir));
+            return new OptimizedGraphCache(PrivateDirectory.of(dir), CPU);
         } catch (IOException | RuntimeException e) {
             LOG.warn("Optimized-graph cache off: {}", e.getMessage());
             return null;
@@ -63,7 +70,12 @@ public final class OptimizedGraphCache {
 
     /** A cache in {@code dir} (created owner-only if absent). */
     static OptimizedGraphCache in(Path dir) throws IOException {
-        return new OptimizedGraphCache(PrivateDirectory.of(dir));
+        return in(dir, CPU);
+    }
+
+    /** A cache in {@code dir} as seen by a machine whose CPU is {@code cpu} ({@link #cpuIdentity()}). */
+    static OptimizedGraphCache in(Path dir, String cpu) throws IOException {
+        return new OptimizedGraphCache(PrivateDirectory.of(dir), cpu);
     }
 
     /** Whether a card and options can use the cache (one self-contained graph, optimized). */
@@ -77,7 +89,7 @@ public final class OptimizedGraphCache {
     Path entry(ModelCard card, RuntimeOptions options) {
         String key = String.join("\n", card.onnx.sha256(), OrtEnvironment.getEnvironment().getVersion(),
                 options.device().toString(), options.optimizationLevel().toLowerCase(Locale.ROOT),
-                options.sessionConfig().toString(), System.getProperty("os.arch"), CPU_MODEL);
+                options.sessionConfig().toString(), System.getProperty("os.arch"), cpu);
         String hash = ModelFiles.sha256(key.getBytes(StandardCharsets.UTF_8)).substring(0, 32);
         return dir.resolve(card.onnx.sha256().substring(0, 16) + "-" + hash + ".onnx");
     }
@@ -183,17 +195,23 @@ public final class OptimizedGraphCache {
         }
     }
 
-    /** The CPU's model name (Linux), so a cache on shared storage never mixes CPUs. */
-    private static String cpuModel() {
+    /**
+     * The CPU's model name and feature flags (Linux {@code /proc/cpuinfo}, first processor), so a
+     * cache on shared storage never mixes CPUs, nor one model with different features enabled.
+     */
+    static String cpuIdentity() {
+        String model = "";
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
-                    return line.substring(line.indexOf(':') + 1).trim();
+                if (line.startsWith("model name") && model.isEmpty()) {
+                    model = line.substring(line.indexOf(':') + 1).trim();
+                } else if (line.startsWith("flags") || line.startsWith("Features")) { // x86, ARM
+                    return model + "\n" + line.substring(line.indexOf(':') + 1).trim();
                 }
             }
         } catch (IOException | RuntimeException ignored) {
             // not Linux: the architecture alone
         }
-        return "";
+        return model;
     }
 }

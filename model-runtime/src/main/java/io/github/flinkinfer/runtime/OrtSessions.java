@@ -2,6 +2,7 @@ package io.github.flinkinfer.runtime;
 
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
 import java.util.Locale;
@@ -11,6 +12,16 @@ import org.slf4j.LoggerFactory;
 /** Builds ONNX Runtime sessions from {@link RuntimeOptions}; the device seam lives here. */
 public final class OrtSessions {
     private static final Logger LOG = LoggerFactory.getLogger(OrtSessions.class);
+
+    /** System property: ONNX Runtime's session log level ({@code warning} with the CLI's --verbose). */
+    public static final String LOG_LEVEL_PROPERTY = "flinkinfer.ort.log-level";
+
+    /**
+     * ONNX Runtime writes its own log lines to the process's stderr, bypassing the logging
+     * configuration: by default only errors, so its warnings (e.g. that a graph saved for the
+     * {@link OptimizedGraphCache} is for this CPU only, which its key ensures) stay off the console.
+     */
+    private static final OrtLoggingLevel LOG_LEVEL = logLevel(System.getProperty(LOG_LEVEL_PROPERTY, "error"));
 
     private OrtSessions() {}
 
@@ -52,6 +63,7 @@ public final class OrtSessions {
 
     private static OrtSession.SessionOptions sessionOptions(RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = new OrtSession.SessionOptions();
+        so.setSessionLogLevel(LOG_LEVEL);
         so.setOptimizationLevel(optLevel(options.optimizationLevel()));
         if (options.intraOpThreads() > 0) {
             so.setIntraOpNumThreads(options.intraOpThreads());
@@ -137,5 +149,16 @@ public final class OrtSessions {
                 throw new IllegalArgumentException(
                         "Unknown optimization level '" + name + "': none, basic, extended or all");
         }
+    }
+
+    /** The level a name gives ({@code verbose}, {@code info}, {@code warning}, {@code error}, {@code fatal}). */
+    static OrtLoggingLevel logLevel(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "verbose" -> OrtLoggingLevel.ORT_LOGGING_LEVEL_VERBOSE;
+            case "info" -> OrtLoggingLevel.ORT_LOGGING_LEVEL_INFO;
+            case "warning", "warn" -> OrtLoggingLevel.ORT_LOGGING_LEVEL_WARNING;
+            case "fatal" -> OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL;
+            default -> OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR;
+        };
     }
 }

@@ -139,7 +139,9 @@ public final class PreparedSessions {
     /**
      * A prepared session of {@code key} (waiting for its creation if it is still running), else
      * one made by {@code create}. A prepared session whose creation failed is not retried here:
-     * {@code create} runs instead, so the subtask reports its own error.
+     * {@code create} runs instead, so the subtask reports its own error (logged at INFO only: the
+     * subtask's own load fails the same way and is reported once, where the run's error is; a
+     * warning per subtask printed a refused model's checksum three times).
      */
     static OnnxModel.SharedSession takeOr(OnnxModel.SessionKey key, Supplier<OnnxModel.SharedSession> create) {
         CompletableFuture<OnnxModel.SharedSession> prepared;
@@ -154,7 +156,7 @@ public final class PreparedSessions {
             try {
                 return prepared.join();
             } catch (CompletionException e) {
-                LOG.warn("Prepared session of {} failed ({}); creating one here", key.modelId(),
+                LOG.info("Prepared session of {} failed ({}); creating one here", key.modelId(),
                         e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
             }
         }

@@ -180,4 +180,28 @@ class OptimizedGraphCacheTest {
             }
         }
     }
+
+    /**
+     * Issue 40: ORT's level-all graph holds rewrites for the CPU's vector width (NchwcTransformer),
+     * so two machines sharing the cache whose CPUs differ only in their features (a VM that hides
+     * AVX-512) get different entries; this machine's identity holds its feature flags.
+     */
+    @Test
+    void anEntryIsKeyedByTheCpusModelAndFeatures() throws Exception {
+        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
+        RuntimeOptions all = RuntimeOptions.defaults();
+        Path dir = tmp.resolve("shared");
+        String avx2 = "Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz\nfpu sse4_2 avx avx2";
+
+        assertThat(OptimizedGraphCache.in(dir, avx2).entry(card, all))
+                .isNotEqualTo(OptimizedGraphCache.in(dir, avx2 + " avx512f avx512bw").entry(card, all))
+                .isEqualTo(OptimizedGraphCache.in(dir, avx2).entry(card, all));
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        if (Files.isReadable(cpuinfo)) {
+            java.util.Optional<String> flags = Files.readAllLines(cpuinfo).stream()
+                    .filter(l -> l.startsWith("flags") || l.startsWith("Features")).findFirst();
+            flags.ifPresent(line -> assertThat(OptimizedGraphCache.cpuIdentity())
+                    .endsWith(line.substring(line.indexOf(':') + 1).trim()));
+        }
+    }
 }

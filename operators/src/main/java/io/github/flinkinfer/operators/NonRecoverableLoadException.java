@@ -10,8 +10,9 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 /**
  * A model or tokenizer load in a subtask that failed for a reason no restart heals (a file
- * failing its sha256 check, a device that is not there, a card that cannot be used), so Flink
- * fails the job at once instead of reloading and re-hashing the model once per restart attempt.
+ * failing its sha256 check, a device that is not there, a card that cannot be used), or an input
+ * file a reader cannot open ({@link UnreadableInputException}), so Flink fails the job at once
+ * instead of reloading and re-hashing the model (or re-listing the corpus) once per restart attempt.
  * A {@link SuppressRestartsException} (Flink's failover classifies it as a non-recoverable
  * error, wherever it is in the failure's cause chain) that carries the original as its cause
  * and shows the original's message, for the exception history and the driver ({@link #originalIn}).
@@ -41,12 +42,14 @@ public final class NonRecoverableLoadException extends SuppressRestartsException
 
     /**
      * Whether {@code failure} comes back on every attempt: a missing device, an unusable card, or
-     * a model file that is missing or not the one its card names. A file that could not be read
-     * or copied (its cause an {@link IOException}: an object store's hiccup, a full disk) may be
-     * read on the next attempt and keeps Flink's restarts.
+     * a model file that is missing or not the one its card names, an input file that cannot be
+     * opened (the store's client has already retried what it deems transient). A model file that
+     * could not be read or copied (its cause an {@link IOException}: an object store's hiccup, a
+     * full disk) may be read on the next attempt and keeps Flink's restarts.
      */
     static boolean cannotHeal(RuntimeException failure) {
         return failure instanceof DeviceUnavailableException
+                || failure instanceof UnreadableInputException
                 || failure instanceof ModelCardException
                 || (failure instanceof ModelIntegrityException && !(failure.getCause() instanceof IOException));
     }

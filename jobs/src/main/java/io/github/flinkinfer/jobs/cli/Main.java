@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
                 io.github.flinkinfer.jobs.sql.SqlCommand.class, PlanCommand.class,
                 io.github.flinkinfer.jobs.models.ModelsCommand.class})
 public final class Main implements Runnable {
+    /** Held: java.util.logging keeps only weak references to its loggers, and with them their levels. */
+    private static final java.util.logging.Logger AWS_SDK_LOG = java.util.logging.Logger.getLogger("com.amazonaws");
 
     public static void main(String[] args) {
         io.github.flinkinfer.runtime.Sha256.warmUp(); // compiled before the model is hashed, seconds later
@@ -21,6 +23,11 @@ public final class Main implements Runnable {
             // before the first logger: the local log configuration reads these
             System.setProperty("flinkinfer.log.root", "WARN");
             System.setProperty("flinkinfer.log.ours", "INFO");
+            System.setProperty(io.github.flinkinfer.runtime.OrtSessions.LOG_LEVEL_PROPERTY, "warning");
+        } else {
+            // the S3 plugin's AWS SDK v1 logs through java.util.logging, past the log configuration:
+            // a 40-line deprecation notice on every s3:// run, a missing mime.types file
+            AWS_SDK_LOG.setLevel(java.util.logging.Level.SEVERE);
         }
         CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
         GroupedHelp.install(cli.getSubcommands().get("embed"));

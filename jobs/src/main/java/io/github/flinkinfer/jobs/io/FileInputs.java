@@ -40,7 +40,9 @@ public final class FileInputs {
     public static ParsedInput read(StreamExecutionEnvironment env, InputConfig in) {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>();
         DataStream<Document> docs = null;
-        for (Map.Entry<InputFormat, List<Path>> e : inputsByFormat(in).entrySet()) {
+        Map<InputFormat, List<Path>> byFormat = inputsByFormat(in);
+        InputFiles.check(in.files()); // before submission: one line for an input no reader can open
+        for (Map.Entry<InputFormat, List<Path>> e : byFormat.entrySet()) {
             SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in);
             errors.add(parsed.getSideOutput(Outputs.ERRORS));
             docs = docs == null ? parsed : docs.union(parsed);

@@ -11,7 +11,6 @@ import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.connector.file.src.util.IteratorResultIterator;
 import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -112,8 +111,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
 
         LineReader(FileSourceSplit split, CheckpointedPosition restored) throws IOException {
             Path path = split.path();
-            FileSystem fs = path.getFileSystem();
-            this.in = fs.open(path);
+            this.in = InputFiles.openInSubtask(path, () -> path.getFileSystem().open(path));
             this.file = path.toString(); // the whole path: same-named files stay apart
             this.end = split.offset() + split.length();
             long skip = restored == null ? 0 : restored.getRecordsAfterOffset();

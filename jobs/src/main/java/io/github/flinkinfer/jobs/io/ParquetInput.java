@@ -61,12 +61,14 @@ public final class ParquetInput {
             implements BulkFormat<Row, FileSourceSplit> {
         @Override
         public Reader<Row> createReader(Configuration config, FileSourceSplit split) throws IOException {
-            return reader(rows.createReader(config, split), split.path().toString());
+            return reader(InputFiles.openInSubtask(split.path(), () -> rows.createReader(config, split)),
+                    split.path().toString());
         }
 
         @Override
         public Reader<Row> restoreReader(Configuration config, FileSourceSplit split) throws IOException {
-            return reader(rows.restoreReader(config, split), split.path().toString());
+            return reader(InputFiles.openInSubtask(split.path(), () -> rows.restoreReader(config, split)),
+                    split.path().toString());
         }
 
         @Override

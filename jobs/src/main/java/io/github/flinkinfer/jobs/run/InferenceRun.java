@@ -127,9 +127,16 @@ public final class InferenceRun {
             ModelCard card, ModelRuntimeFactory model, PreparedSessions.Batch ahead) throws Exception {
         String runId = spec.runId();
         RunOutput out = RunOutput.of(spec.output().directory(), runId);
-        refuseToRepublish(spec, out);
-        boolean committed = out.committed();
-        int removed = out.prepare(spec.execution().overwrite());
+        boolean committed;
+        int removed;
+        try {
+            refuseToRepublish(spec, out);
+            committed = out.committed();
+            removed = out.prepare(spec.execution().overwrite());
+        } catch (IOException e) { // e.g. a store without credentials: one line, as for an input
+            throw new IllegalArgumentException("Output " + spec.output().directory() + " cannot be used: "
+                    + io.github.flinkinfer.operators.OneLine.ofStoreFailure(e, spec.output().directory()), e);
+        }
         if (removed > 0 && !committed) {
             System.out.println("removed " + removed + " files of an earlier attempt of run '" + runId
                     + "' that never committed (no " + out.successMarker().getName() + ")");

@@ -26,6 +26,10 @@ public final class SqlCommand implements Callable<Integer> {
             + " the script, e.g. --set table.exec.async-ml-predict.max-concurrent-operations=2048.")
     Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--verbose", description = "Log our INFO and every library's warnings on the console,"
+            + " and print the stack trace of a statement that fails.")
+    boolean verbose; // read by Main before logging starts
+
     @Override
     public Integer call() throws Exception {
         if (!Files.isRegularFile(file)) {

@@ -12,14 +12,18 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.SqlParserException;
+import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
 /**
  * Runs SQL scripts in BATCH mode on the current execution environment (the embedded cluster from
  * the CLI, the MiniCluster in tests). Statements run one after another; each INSERT is awaited
- * before the next statement, SELECT results are printed.
+ * before the next statement, SELECT results are printed. A statement the planner refuses, or
+ * whose job fails, ends the script with a {@link SqlStatementException} naming it.
  *
  * <pre>{@code
  * TableEnvironment env = SqlRunner.environment(2, Map.of());
@@ -64,13 +68,20 @@ public final class SqlRunner {
     public static int execute(TableEnvironment tEnv, String script, PrintStream out)
             throws Exception {
         int inserts = 0;
+        int number = 0;
         for (String statement : SqlScript.statements(script)) {
+            number++;
             Optional<String[]> set = SqlScript.set(statement);
             if (set.isPresent()) {
                 tEnv.getConfig().set(set.get()[0], set.get()[1]);
                 continue;
             }
-            TableResult result = tEnv.executeSql(statement);
+            TableResult result;
+            try {
+                result = tEnv.executeSql(statement);
+            } catch (ValidationException | SqlParserException | TableException e) {
+                throw SqlStatementException.refused(number, statement, e);
+            }
             String head = statement.stripLeading().toUpperCase(Locale.ROOT);
             if (head.startsWith("INSERT") || head.startsWith("EXECUTE")) {
                 long start = System.nanoTime();
@@ -82,7 +93,7 @@ public final class SqlRunner {
                     if (load.isPresent()) {
                         throw load.get();
                     }
-                    throw e;
+                    throw SqlStatementException.failed(number, statement, e);
                 }
                 inserts++;
                 out.printf("sql: %s finished in %.1f s%n", firstLine(statement),
@@ -96,7 +107,7 @@ public final class SqlRunner {
         return inserts;
     }
 
-    private static String firstLine(String statement) {
+    static String firstLine(String statement) {
         String line = statement.strip().lines().findFirst().orElse("");
         return line.length() > 80 ? line.substring(0, 80) + "…" : line;
     }

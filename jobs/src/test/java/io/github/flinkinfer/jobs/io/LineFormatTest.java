@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
@@ -124,6 +125,34 @@ class LineFormatTest {
         assertThat(records).extracting(r -> r.line).containsExactly(1L, 1_002L);
         assertThat(new String(records.get(0).bytes, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(first);
         assertThat(records.get(0).byteLength).isEqualTo(first.length());
+    }
+
+    /**
+     * Issue 40: a reader whose file cannot be opened (here: gone since the source listed it) fails
+     * its job without restarts, naming the file; fresh and restored readers alike, and Parquet's.
+     */
+    @Test
+    void aFileThatCannotBeOpenedFailsWithoutRestarts() throws Exception {
+        Path file = Files.writeString(tmp.resolve("gone.jsonl"), "{}\n");
+        FileSourceSplit split = split(file);
+        Files.delete(file);
+        List<BulkFormat<?, FileSourceSplit>> formats = List.of(new LineFormat(MAX), LineFormat.csvRecords(MAX),
+                ParquetInput.format("id", "text"));
+        for (BulkFormat<?, FileSourceSplit> format : formats) {
+            for (boolean restored : new boolean[] {false, true}) {
+                assertThatThrownBy(() -> {
+                    if (restored) {
+                        format.restoreReader(new Configuration(), split.updateWithCheckpointedPosition(
+                                new CheckpointedPosition(CheckpointedPosition.NO_OFFSET, 1)));
+                    } else {
+                        format.createReader(new Configuration(), split);
+                    }
+                }).as("%s, restored %s", format, restored)
+                        .isInstanceOf(io.github.flinkinfer.operators.NonRecoverableLoadException.class)
+                        .hasCauseInstanceOf(io.github.flinkinfer.operators.UnreadableInputException.class)
+                        .hasMessage("Input " + split.path() + " does not exist");
+            }
+        }
     }
 
     /** 3,000 lines: short, empty, CRLF-ended, longer than the 64 KB buffer, oversized. */

@@ -50,4 +50,17 @@ class FlinkDefaultsTest {
         assertThat(d.get(ExecutionOptions.RUNTIME_MODE)).isEqualTo(RuntimeExecutionMode.BATCH);
         assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(2);
     }
+
+    /** Issue 40: S3A's marker cleanup cost ~10 s per object on an S3-compatible store. */
+    @Test
+    void s3KeepsDirectoryMarkersUnlessTheUserSaysOtherwise() {
+        assertThat(FlinkDefaults.fileSystemDefaults(new Configuration()).toMap())
+                .containsEntry("s3.directory.marker.retention", "keep");
+        for (String key : new String[] {"s3.directory.marker.retention", "fs.s3a.directory.marker.retention"}) {
+            Configuration user = new Configuration();
+            user.setString(key, "delete");
+            assertThat(FlinkDefaults.fileSystemDefaults(user).toMap()).as(key)
+                    .containsEntry(key, "delete").hasSize(1);
+        }
+    }
 }

@@ -51,8 +51,26 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
     private static final String ACCESS_KEY = "s3-test-access";
     private static final String SECRET_KEY = "s3-test-secret";
 
+    private final boolean installsFileSystem;
     private BlobStoreContext context;
     private S3Proxy proxy;
+
+    /** As an extension: starts the server and installs Flink's S3 file system in this JVM. */
+    public S3Server() {
+        this(true);
+    }
+
+    private S3Server(boolean installsFileSystem) {
+        this.installsFileSystem = installsFileSystem;
+    }
+
+    /**
+     * As an extension: starts the server only, for tests whose runs reach it from their own
+     * process ({@code bin/flink-inference} with a {@code config.yaml}), leaving this JVM's file systems alone.
+     */
+    public static S3Server serverOnly() {
+        return new S3Server(false);
+    }
 
     /** Starts the server and creates the bucket (idempotent). */
     public S3Server start() throws Exception {
@@ -144,6 +162,22 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
         return keys.stream().sorted().toList();
     }
 
+    /** Puts a directory marker, the empty object {@code <dir>/} that S3A's mkdirs writes. */
+    public void putDirectoryMarker(String dir) {
+        store().putBlob(BUCKET, store().blobBuilder(dir.endsWith("/") ? dir : dir + "/").payload(new byte[0]).build());
+    }
+
+    /** Directory markers (empty objects named {@code <dir>/}) under {@code prefix}, sorted. */
+    public List<String> directoryMarkers(String prefix) {
+        List<String> markers = new ArrayList<>();
+        for (StorageMetadata m : store().list(BUCKET, ListContainerOptions.Builder.prefix(prefix).recursive())) {
+            if (m.getName().endsWith("/") && m.getType() != StorageType.RELATIVE_PATH) {
+                markers.add(m.getName());
+            }
+        }
+        return markers.stream().sorted().toList();
+    }
+
     public byte[] read(String key) {
         Blob blob = store().getBlob(BUCKET, key);
         if (blob == null) {
@@ -186,7 +220,9 @@ public final class S3Server implements BeforeAllCallback, AfterAllCallback, Auto
     @Override
     public void beforeAll(ExtensionContext ignored) throws Exception {
         start();
-        installFlinkFileSystem();
+        if (installsFileSystem) {
+            installFlinkFileSystem();
+        }
     }
 
     @Override
