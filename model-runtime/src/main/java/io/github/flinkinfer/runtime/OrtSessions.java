@@ -4,6 +4,8 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
+import io.github.flinkinfer.runtime.node.CudaDoctor;
+import io.github.flinkinfer.runtime.node.OrtNatives;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,14 +21,14 @@ public final class OrtSessions {
 
     public static Created create(byte[] model, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(model, so), device);
     }
 
     /** Loads the graph from its file, so ONNX Runtime resolves its external data beside it. */
     public static Created create(java.nio.file.Path graph, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(graph.toString(), so), device);
     }
 
@@ -38,7 +40,7 @@ public final class OrtSessions {
             throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
         so.setOptimizedModelFilePath(optimizedOut.toString());
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(model, so), device);
     }
 
@@ -46,11 +48,24 @@ public final class OrtSessions {
     static Created createOptimized(byte[] optimized, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
         so.setOptimizationLevel(OptLevel.NO_OPT);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(optimized, so), device);
     }
 
+    /**
+     * Points this JVM's ONNX Runtime at {@code options}' native directory before ORT first loads
+     * (nothing without one); a directory that cannot be used is a device this node cannot offer.
+     */
+    static void useNatives(RuntimeOptions options) {
+        try {
+            OrtNatives.use(options.ortNativeDir());
+        } catch (IllegalStateException e) {
+            throw new DeviceUnavailableException(e.getMessage(), e);
+        }
+    }
+
     private static OrtSession.SessionOptions sessionOptions(RuntimeOptions options) throws OrtException {
+        useNatives(options);
         OrtSession.SessionOptions so = new OrtSession.SessionOptions();
         so.setOptimizationLevel(optLevel(options.optimizationLevel()));
         if (options.intraOpThreads() > 0) {
@@ -74,6 +89,15 @@ public final class OrtSessions {
     /** As above, with CUDA provider options ({@link #cudaOptions}); empty = ORT's defaults. */
     static Device selectDevice(
             OrtSession.SessionOptions so, Device requested, java.util.Map<String, String> cuda) {
+        return selectDevice(so, requested, cuda, null);
+    }
+
+    /**
+     * As above, with the native directory ORT was loaded from ({@code null}: the jar's), which
+     * the diagnosis of a provider that cannot load checks ({@link CudaDoctor}).
+     */
+    static Device selectDevice(OrtSession.SessionOptions so, Device requested, java.util.Map<String, String> cuda,
+            String ortNativeDir) {
         if (requested.kind() == Device.Kind.CPU) {
             return Device.CPU;
         }
@@ -95,16 +119,24 @@ public final class OrtSessions {
         } catch (OrtException | RuntimeException | LinkageError e) {
             if (requested.kind() == Device.Kind.AUTO) {
                 LOG.warn(
-                        "Device auto: CUDA provider unavailable ({}); running on CPU",
+                        "Device auto: CUDA provider unavailable ({}); running on CPU"
+                                + " (flink-inference doctor --device cuda says why)",
                         e.getMessage());
                 return Device.CPU;
             }
+            CudaDoctor.Diagnosis why = CudaDoctor.ofThisNode(requested.index(),
+                    ortNativeDir == null ? null : java.nio.file.Path.of(ortNativeDir));
             throw new DeviceUnavailableException(
                     "Device " + requested + " requested but the CUDA execution provider cannot be"
-                            + " used: " + e.getMessage() + ". Build with -Pgpu (onnxruntime_gpu)"
-                            + " and install CUDA 12 + cuDNN 9, or use --device auto|cpu.",
+                            + " used (" + oneLine(e.getMessage()) + "). flink-inference doctor: "
+                            + (why.canLoad() ? "the node looks right (" + why.summary() + "); run doctor"
+                                    + " --device " + requested + " on it" : why.summary()),
                     e);
         }
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "no message" : message.replaceAll("\\s*\\R\\s*", " ").strip();
     }
 
     /**

@@ -109,6 +109,7 @@ public final class PreparedSessions {
      * on one daemon thread, so they do not fight the cluster start for every core.
      */
     public static Batch prepare(ModelCard model, RuntimeOptions options, int subtasks) {
+        OrtSessions.useNatives(options); // here, before anything else in this JVM loads ORT from the jar
         ModelCard card = model.base != null ? model.base : model; // a classifier head runs on its base's session
         int count = options.sharesSession() ? 1 : subtasks;
         OnnxModel.SessionKey key = OnnxModel.SessionKey.of(card, options);

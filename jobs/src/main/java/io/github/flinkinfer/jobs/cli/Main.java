@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
         subcommands = {EmbeddingJob.class, ModerationJob.class, ReportCommand.class,
                 io.github.flinkinfer.jobs.sql.SqlCommand.class, PlanCommand.class,
-                io.github.flinkinfer.jobs.models.ModelsCommand.class})
+                io.github.flinkinfer.jobs.models.ModelsCommand.class, DoctorCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

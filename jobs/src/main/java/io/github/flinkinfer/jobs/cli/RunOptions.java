@@ -181,6 +181,14 @@ public class RunOptions implements RunSpec.Source {
                     + " PREFIX, one per session, when the session closes (on each TaskManager).")
     public String ortProfile;
 
+    @Option(names = "--ort-native-dir", paramLabel = "DIR",
+            description = "Load ONNX Runtime's native libraries (libonnxruntime.so, libonnxruntime4j_jni.so,"
+                    + " the providers) from DIR on this node and on every TaskManager instead of the jar's:"
+                    + " e.g. an ONNX Runtime build for CUDA 13 (same version as the jar's Java classes)."
+                    + " Set before ORT loads, once per JVM; 'doctor --ort-native-dir DIR' checks it"
+                    + " (docs/operations.md).")
+    public String ortNativeDir;
+
     @Option(names = "--device", defaultValue = "${sys:flinkinfer.default-device:-cpu}",
             description = "cpu, cuda, cuda:N or auto (CUDA if available, else CPU). Default:"
                     + " ${DEFAULT-VALUE} (the JVM property flinkinfer.default-device changes it, e.g."
@@ -283,7 +291,7 @@ public class RunOptions implements RunSpec.Source {
     public RuntimeOptions runtimeOptions() {
         return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength,
                 shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy,
-                RuntimeOptions.parseEntries(ortConfig), ortProfile);
+                RuntimeOptions.parseEntries(ortConfig), ortProfile, ortNativeDir);
     }
 
     public ErrorBudget errorBudget() {
