@@ -14,6 +14,13 @@ import org.slf4j.LoggerFactory;
 public final class OrtSessions {
     private static final Logger LOG = LoggerFactory.getLogger(OrtSessions.class);
 
+    /** The doctor's diagnosis per GPU index and native directory, once per JVM (each runs ldconfig, nvidia-smi). */
+    private static final java.util.Map<String, CudaDoctor.Diagnosis> DIAGNOSES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final java.util.concurrent.atomic.AtomicBoolean NATIVES_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     private OrtSessions() {}
 
     /** A created session and the device it actually runs on (after any fallback). */
@@ -67,6 +74,12 @@ public final class OrtSessions {
     private static OrtSession.SessionOptions sessionOptions(RuntimeOptions options) throws OrtException {
         useNatives(options);
         OrtSession.SessionOptions so = new OrtSession.SessionOptions();
+        if (options.ortNativeDir() != null && NATIVES_LOGGED.compareAndSet(false, true)) {
+            // ORT is loaded now: say from where, as the process maps it
+            LOG.info("ONNX Runtime {} loaded from {} (--ort-native-dir {})",
+                    OrtEnvironment.getEnvironment().getVersion(),
+                    OrtNatives.loadedLibrary().map(Object::toString).orElse("an unknown place"), options.ortNativeDir());
+        }
         so.setOptimizationLevel(optLevel(options.optimizationLevel()));
         if (options.intraOpThreads() > 0) {
             so.setIntraOpNumThreads(options.intraOpThreads());
@@ -124,8 +137,9 @@ public final class OrtSessions {
                         e.getMessage());
                 return Device.CPU;
             }
-            CudaDoctor.Diagnosis why = CudaDoctor.ofThisNode(requested.index(),
-                    ortNativeDir == null ? null : java.nio.file.Path.of(ortNativeDir));
+            CudaDoctor.Diagnosis why = DIAGNOSES.computeIfAbsent(requested.index() + "\n" + ortNativeDir,
+                    k -> CudaDoctor.ofThisNode(requested.index(),
+                            ortNativeDir == null ? null : java.nio.file.Path.of(ortNativeDir)));
             throw new DeviceUnavailableException(
                     "Device " + requested + " requested but the CUDA execution provider cannot be"
                             + " used (" + oneLine(e.getMessage()) + "). flink-inference doctor: "

@@ -140,7 +140,8 @@ public final class PreparedSessions {
     /**
      * A prepared session of {@code key} (waiting for its creation if it is still running), else
      * one made by {@code create}. A prepared session whose creation failed is not retried here:
-     * {@code create} runs instead, so the subtask reports its own error.
+     * {@code create} runs instead, so the subtask reports its own error; a device this node
+     * cannot offer fails the same way here, so its error is the subtask's as it is.
      */
     static OnnxModel.SharedSession takeOr(OnnxModel.SessionKey key, Supplier<OnnxModel.SharedSession> create) {
         CompletableFuture<OnnxModel.SharedSession> prepared;
@@ -155,6 +156,9 @@ public final class PreparedSessions {
             try {
                 return prepared.join();
             } catch (CompletionException e) {
+                if (e.getCause() instanceof DeviceUnavailableException unavailable) {
+                    throw unavailable;
+                }
                 LOG.warn("Prepared session of {} failed ({}); creating one here", key.modelId(),
                         e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
             }
