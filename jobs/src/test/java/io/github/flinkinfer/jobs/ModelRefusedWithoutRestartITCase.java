@@ -74,19 +74,7 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
                 .hasMessageContaining("but the file has " + ModelFiles.sha256(changed));
         assertThat(out.resolve("_SUCCESS-tampered")).doesNotExist();
 
-        ExecutionGraphInfo job = cluster.getExecutionGraphInfo(failedJob(cluster, "tampered")).get();
-        List<RootExceptionHistoryEntry> failures = new ArrayList<>();
-        job.getExceptionHistory().forEach(failures::add);
-        assertThat(failures).as("one failure: none was followed by a restart").singleElement()
-                .satisfies(f -> assertThat(chain(f.getException().deserializeError(getClass().getClassLoader())))
-                        .as("Flink classified it through")
-                        .hasAtLeastOneElementOfType(NonRecoverableLoadException.class)
-                        .hasAtLeastOneElementOfType(ModelIntegrityException.class));
-        List<Integer> attempts = new ArrayList<>();
-        for (AccessExecutionVertex v : job.getArchivedExecutionGraph().getAllExecutionVertices()) {
-            attempts.add(v.getCurrentExecutionAttempt().getAttemptNumber());
-        }
-        assertThat(attempts).as("every task ran its first attempt only").isNotEmpty().containsOnly(0);
+        assertFailedOnceWithoutRestart(cluster, "tampered", ModelIntegrityException.class);
     }
 
     /** Run as a user runs it, the refusal of the tokenizer is one {@code error:} line naming it. */
@@ -151,18 +139,7 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
                 .hasMessageContaining("missing libcublasLt.so.12, libcublas.so.12");
         assertThat(out.resolve("_SUCCESS-no-cuda")).doesNotExist();
 
-        ExecutionGraphInfo job = cluster.getExecutionGraphInfo(failedJob(cluster, "no-cuda")).get();
-        List<RootExceptionHistoryEntry> failures = new ArrayList<>();
-        job.getExceptionHistory().forEach(failures::add);
-        assertThat(failures).as("one failure: none was followed by a restart").singleElement()
-                .satisfies(f -> assertThat(chain(f.getException().deserializeError(getClass().getClassLoader())))
-                        .hasAtLeastOneElementOfType(NonRecoverableLoadException.class)
-                        .hasAtLeastOneElementOfType(DeviceUnavailableException.class));
-        List<Integer> attempts = new ArrayList<>();
-        for (AccessExecutionVertex v : job.getArchivedExecutionGraph().getAllExecutionVertices()) {
-            attempts.add(v.getCurrentExecutionAttempt().getAttemptNumber());
-        }
-        assertThat(attempts).as("every task ran its first attempt only").isNotEmpty().containsOnly(0);
+        assertFailedOnceWithoutRestart(cluster, "no-cuda", DeviceUnavailableException.class);
     }
 
     /** Run as a user runs it: one {@code error:} line with the diagnosis, no stack trace. */
@@ -189,6 +166,27 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
         bytes[bytes.length / 2] ^= 0x01;
         Files.write(file, bytes);
         return bytes;
+    }
+
+    /**
+     * Flink's own record of run {@code runId}'s job: one failure, classified non-recoverable with
+     * {@code cause} in its chain, and no task past its first attempt.
+     */
+    private void assertFailedOnceWithoutRestart(MiniCluster cluster, String runId, Class<? extends Throwable> cause)
+            throws Exception {
+        ExecutionGraphInfo job = cluster.getExecutionGraphInfo(failedJob(cluster, runId)).get();
+        List<RootExceptionHistoryEntry> failures = new ArrayList<>();
+        job.getExceptionHistory().forEach(failures::add);
+        assertThat(failures).as("one failure: none was followed by a restart").singleElement()
+                .satisfies(f -> assertThat(chain(f.getException().deserializeError(getClass().getClassLoader())))
+                        .as("Flink classified it through")
+                        .hasAtLeastOneElementOfType(NonRecoverableLoadException.class)
+                        .hasAtLeastOneElementOfType(cause));
+        List<Integer> attempts = new ArrayList<>();
+        for (AccessExecutionVertex v : job.getArchivedExecutionGraph().getAllExecutionVertices()) {
+            attempts.add(v.getCurrentExecutionAttempt().getAttemptNumber());
+        }
+        assertThat(attempts).as("every task ran its first attempt only").isNotEmpty().containsOnly(0);
     }
 
     /** The id of the cluster's failed job of run {@code runId} (job name "embed <model> run <id>"). */
