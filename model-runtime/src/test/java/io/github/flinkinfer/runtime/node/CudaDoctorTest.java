@@ -55,6 +55,15 @@ class CudaDoctorTest {
         assertThat(bundled.recordedFrom()).contains("sha256 524324f51784a952");
     }
 
+    /** An ONNX Runtime upgrade must re-record the provider's needs (record-cuda-needs.sh). */
+    @Test
+    void theRecordIsOfTheVersionTheBuildUses() throws IOException {
+        String pom = Files.readString(Path.of("..", "pom.xml"));
+        String version = pom.replaceAll("(?s).*<onnxruntime.version>([^<]+)</onnxruntime.version>.*", "$1");
+        assertThat(bundled.source()).as("run model-runtime/src/main/scripts/record-cuda-needs.sh after an ORT upgrade")
+                .startsWith("onnxruntime_gpu " + version + " ");
+    }
+
     @Test
     void aCuda13NodeLacksTheCuda12LibrariesAndSaysWhatToDo() throws IOException {
         CudaDoctor.Diagnosis d = CudaDoctor.check(0, bundled, null, node(CUDA_13), H200);
