@@ -155,7 +155,8 @@ public final class OrtSessions {
 
     /**
      * The CUDA provider options set in {@code options}, by ONNX Runtime's key ({@code
-     * gpu_mem_limit}, {@code arena_extend_strategy}); empty when all are ORT's defaults.
+     * gpu_mem_limit}, {@code arena_extend_strategy}, {@code use_tf32}); empty when all are ORT's
+     * defaults.
      */
     static java.util.Map<String, String> cudaOptions(RuntimeOptions options) {
         java.util.Map<String, String> cuda = new java.util.TreeMap<>();
@@ -165,6 +166,9 @@ public final class OrtSessions {
         if (options.cudaArenaExtendStrategy() != null) {
             cuda.put("arena_extend_strategy",
                     RuntimeOptions.ARENA_STRATEGIES.get(options.cudaArenaExtendStrategy()));
+        }
+        if (options.cudaTf32() != null) {
+            cuda.put("use_tf32", options.cudaTf32() ? "1" : "0");
         }
         return cuda;
     }

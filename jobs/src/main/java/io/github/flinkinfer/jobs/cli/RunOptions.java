@@ -211,6 +211,13 @@ public class RunOptions implements RunSpec.Source {
                     + " same-as-requested. Default: ONNX Runtime's (next-power-of-two).")
     public String cudaArenaExtendStrategy;
 
+    @Option(names = "--cuda-tf32", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
+            description = "CUDA provider use_tf32: true runs fp32 MatMul/Conv on TF32 tensor cores"
+                    + " (ONNX Runtime's default: faster, a 10-bit mantissa in the products), false keeps"
+                    + " strict fp32 (slower, closest to the CPU's outputs)."
+                    + " Default: ONNX Runtime's (true).")
+    public Boolean cudaTf32;
+
     @Option(names = "--max-record-bytes", defaultValue = "1048576",
             description = "Lines longer than this go to errors (record_too_large) unread."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -291,7 +298,7 @@ public class RunOptions implements RunSpec.Source {
     public RuntimeOptions runtimeOptions() {
         return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength,
                 shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy,
-                RuntimeOptions.parseEntries(ortConfig), ortProfile, ortNativeDir);
+                RuntimeOptions.parseEntries(ortConfig), ortProfile, cudaTf32, ortNativeDir);
     }
 
     public ErrorBudget errorBudget() {
