@@ -30,7 +30,8 @@ public final class DoctorCommand implements Callable<Integer> {
 
     @Option(names = "--ort-native-dir", paramLabel = "DIR",
             description = "Check the ONNX Runtime natives a run with --ort-native-dir DIR would load"
-                    + " (its own CUDA provider's needs) instead of the class path's.")
+                    + " (its own CUDA provider's needs) instead of the class path's. Default: the JVM's"
+                    + " -Donnxruntime.native.path when set (FLINK_INFERENCE_OPTS).")
     Path ortNativeDir;
 
     @Override

@@ -56,9 +56,13 @@ public final class CudaDoctor {
 
     /**
      * Checks this node for {@code cuda:gpuIndex} with the provider a run would load: the one in
-     * {@code ortNativeDir} when set, else the class path's.
+     * {@code ortNativeDir} when set, else in the JVM's {@code -Donnxruntime.native.path}, else the
+     * class path's.
      */
     public static Diagnosis ofThisNode(int gpuIndex, Path ortNativeDir) {
+        if (ortNativeDir == null && System.getProperty(OrtNatives.PROPERTY) != null) {
+            ortNativeDir = Path.of(System.getProperty(OrtNatives.PROPERTY));
+        }
         ProviderLibrary provider = ortNativeDir != null
                 ? ProviderLibrary.inDirectory(ortNativeDir)
                 : ProviderLibrary.bundled(CudaDoctor.class.getClassLoader());
