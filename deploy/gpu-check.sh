@@ -49,10 +49,6 @@ step "1/4 GPU visible"
 command -v nvidia-smi >/dev/null || fail "nvidia-smi not found: no NVIDIA driver on this machine"
 nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader \
     || fail "nvidia-smi cannot talk to the driver"
-if command -v ldconfig >/dev/null; then
-    ldconfig -p | grep -q 'libcudart.so.12' || echo "warning: libcudart.so.12 not in ldconfig (CUDA 12 runtime)"
-    ldconfig -p | grep -q 'libcudnn.so.9' || echo "warning: libcudnn.so.9 not in ldconfig (cuDNN 9)"
-fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -63,7 +59,10 @@ jar=$(ls jobs/target/jobs-*-job.jar | head -1)
 unzip -l "$jar" | grep -q 'onnxruntime_providers_cuda' \
     || fail "$jar has no CUDA provider library: was onnxruntime_gpu used?"
 
-step "3/4 CUDA provider loads (--device $GPU_DEVICE fails instead of falling back)"
+step "3/4 CUDA provider loads (doctor, then --device $GPU_DEVICE, which fails instead of falling back)"
+if ! bin/flink-inference doctor --device "$GPU_DEVICE" | tee "$OUT/doctor.txt"; then
+    fail "doctor says the CUDA provider cannot load on $GPU_DEVICE (its verdict and fix above, $OUT/doctor.txt)"
+fi
 head -n 64 datasets/sample/wordnet-sample.jsonl > "$OUT/few.jsonl"
 "$MVN" -B -q -Pgpu -Prun -DskipTests package -pl jobs -am \
     -Drun.args="embed --input $OUT/few.jsonl --output $OUT/provider --run-id gpucheck \

@@ -203,18 +203,23 @@ final class BenchReport {
                 .append("Jobs: items/s and real tokens/s over the timed window ÷ cores (per core), and")
                 .append(" job-wide (succeeded ÷ the whole wall, submission to end) ÷ cores; stages alone: per")
                 .append(" thread. Device busy: simulated device time ÷ (window × devices). Bound: the run")
-                .append(" report's line (docs/measurement.md, \"What bounds a run\"), from the first round.\n\n")
+                .append(" report's line (docs/measurement.md, \"What bounds a run\"), from the first round; bound by:")
+                .append(" the device when that line says device-bound, else the host. Device alone: items ÷ the")
+                .append(" device's busy time, what it would do with these batches were the host never late.\n\n")
                 .append("| contender | items/s | items/s per core (thread) | real tokens/s per core (thread) |")
-                .append(" job-wide tokens/s per core | device busy | bound |\n|---|---:|---:|---:|---:|---:|---|\n");
+                .append(" job-wide tokens/s per core | device busy | device alone items/s | bound by | bound |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (String c : rows) {
             Map<String, Object> m = med.get(c);
             boolean job = m.containsKey("itemsPerSecondPerCore");
-            b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %s | %s | %s |%n", c,
+            b.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s |%n", c,
                     Bench.num(m, "itemsPerSecond"),
                     Bench.num(m, job ? "itemsPerSecondPerCore" : "itemsPerSecondPerThread"),
                     Bench.num(m, job ? "realTokensPerSecondPerCore" : "realTokensPerSecondPerThread"),
                     job ? String.format(Locale.ROOT, "%.0f", Bench.num(m, "jobWideRealTokensPerSecondPerCore")) : "",
                     m.get("deviceBusy") instanceof Number d ? String.format(Locale.ROOT, "%.0f%%", 100 * d.doubleValue()) : "",
+                    m.get("deviceAloneItemsPerSecond") instanceof Number a ? String.format(Locale.ROOT, "%.0f", a.doubleValue()) : "",
+                    m.get("bound") == null ? "" : String.valueOf(m.get("bound")).startsWith("device-bound") ? "device" : "host",
                     m.get("boundLine") == null ? "" : m.get("boundLine")));
         }
     }

@@ -38,13 +38,17 @@ final class HostCeiling {
     private HostCeiling() {}
 
     /**
-     * The simulated device of a {@code sim-device} contender: levers {@code rate} (padded
-     * tokens/s, default 400,000), {@code launch} (µs per call, default 300), {@code devices}
-     * (default 1), in front of the fixture model's values.
+     * The simulated device of a {@code sim-device} contender: levers {@code preset} (a measured
+     * GPU, {@link DeviceCost#PRESETS}: {@code h200-fp16}, {@code h200-tf32}), {@code rate} (padded
+     * tokens/s, default the preset's or 400,000), {@code launch} (µs per call, default the
+     * preset's or 300), {@code devices} (default 1), in front of the fixture model's values.
      */
     static SimulatedDeviceFactory simulatedDevice(Variant v, ModelRuntimeFactory values) {
-        DeviceCost cost = new DeviceCost(Double.parseDouble(v.params().getOrDefault("launch", "300")),
-                Double.parseDouble(v.params().getOrDefault("rate", "400000")));
+        DeviceCost base = v.params().containsKey("preset") ? DeviceCost.preset(v.params().get("preset"))
+                : new DeviceCost(300, 400_000);
+        DeviceCost cost = new DeviceCost(
+                v.params().containsKey("launch") ? Double.parseDouble(v.params().get("launch")) : base.launchMicros(),
+                v.params().containsKey("rate") ? Double.parseDouble(v.params().get("rate")) : base.paddedTokensPerSecond());
         int devices = Integer.parseInt(v.params().getOrDefault("devices", "1"));
         return new SimulatedDeviceFactory(values, "bench-" + ProcessHandle.current().pid(), devices, cost);
     }
@@ -73,6 +77,8 @@ final class HostCeiling {
             s.extra.put("devices", devices);
             s.extra.put("deviceLaunchMicros", sim.cost().launchMicros());
             s.extra.put("devicePaddedTokensPerSecond", sim.cost().paddedTokensPerSecond());
+            // what the device alone would do with this run's batches: calls × launch + padded tokens ÷ rate
+            s.extra.put("deviceAloneItemsPerSecond", s.items / (SimulatedDevice.fleetBusyNanos(fleet) / 1e9 / devices));
             // simulated device time ÷ (the timed window × devices): window = models loaded → last batch
             s.extra.put("deviceBusy", SimulatedDevice.fleetBusyNanos(fleet) / 1e9 / (s.seconds * devices));
             s.extra.put("deviceQueueMsPerCall", SimulatedDevice.fleetQueuedNanos(fleet) / 1e6 / calls);

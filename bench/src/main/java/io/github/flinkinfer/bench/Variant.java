@@ -20,8 +20,9 @@ import java.util.TreeMap;
  *   <li>{@code jfr=1}: a JFR recording of the contender JVM, summarized by phase (parent side);
  *   <li>{@code tp=N}: the job's {@code --tokenize-parallelism} (dedupe + tokenize in N subtasks of
  *       their own); {@code par=N}: its inference subtasks (default {@code --threads});
- *   <li>{@code rate=TOKENS_PER_S}, {@code launch=MICROS}, {@code devices=N}: the simulated device
- *       of {@code sim-device} (see {@code HostCeiling#simulatedDevice});
+ *   <li>{@code preset=h200-fp16|h200-tf32}, {@code rate=TOKENS_PER_S}, {@code launch=MICROS},
+ *       {@code devices=N}: the simulated device of {@code sim-device}, a measured GPU's costs or
+ *       given ones (see {@code HostCeiling#simulatedDevice}, {@code DeviceCost#PRESETS});
  *   <li>{@code mode=batch|streaming}: the job's {@code --runtime-mode};
  *   <li>{@code docs=N}: this contender's documents instead of {@code --docs} (parent side);
  *   <li>{@code heap=SIZE}: fixed heap ({@code -Xms=-Xmx=SIZE}, pre-touched) instead of the
@@ -45,7 +46,7 @@ record Variant(String base, Map<String, String> params) {
         }
         for (String key : params.keySet()) {
             if (!key.startsWith("ort.") && !java.util.List.of("budget", "edges", "spin", "opt", "profile", "jfr", "heap", "overlap",
-                    "tp", "par", "rate", "launch", "devices", "docs", "mode")
+                    "tp", "par", "rate", "launch", "preset", "devices", "docs", "mode")
                     .contains(key)) {
                 throw new IllegalArgumentException("unknown lever '" + key + "' in '" + name + "'");
             }

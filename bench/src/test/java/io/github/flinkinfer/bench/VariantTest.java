@@ -34,11 +34,11 @@ class VariantTest {
 
     @Test
     void stageAndDeviceLeversAreKnown() {
-        Variant v = Variant.parse("sim-device@rate=50000+launch=200+devices=2+tp=2+par=1+docs=6000");
+        Variant v = Variant.parse("sim-device@rate=50000+launch=200+devices=2+tp=2+par=1+docs=6000+preset=h200-fp16");
         assertThat(v.base()).isEqualTo("sim-device");
         assertThat(v.params()).containsEntry("rate", "50000").containsEntry("launch", "200")
                 .containsEntry("devices", "2").containsEntry("tp", "2").containsEntry("par", "1")
-                .containsEntry("docs", "6000");
+                .containsEntry("docs", "6000").containsEntry("preset", "h200-fp16");
     }
 
     @Test

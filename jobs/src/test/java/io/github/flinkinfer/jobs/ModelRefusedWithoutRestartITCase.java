@@ -9,6 +9,7 @@ import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Launcher;
 import io.github.flinkinfer.jobs.testutils.ModelDirectories;
 import io.github.flinkinfer.jobs.testutils.NoRestarts;
+import io.github.flinkinfer.runtime.DeviceUnavailableException;
 import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelFileCache;
 import io.github.flinkinfer.runtime.ModelFiles;
@@ -120,6 +121,47 @@ class ModelRefusedWithoutRestartITCase extends ClusterTestBase {
                 .isInstanceOf(ModelIntegrityException.class)
                 .hasMessageContaining(models.resolve("model.onnx").toString())
                 .hasMessageContaining("expected sha256 " + BUILT_IN.onnx.sha256());
+    }
+
+    /**
+     * {@code --device cuda} on this CPU machine (no driver, the CPU build of ONNX Runtime, CUDA 13
+     * libraries at most): the subtasks' CUDA sessions cannot load, the job fails once without a
+     * restart, and the driver's error carries the doctor's diagnosis (the same as {@code
+     * flink-inference doctor} prints), not one missing library per attempt.
+     */
+    @Test
+    void aDeviceWithoutCuda12FailsTheJobOnceWithTheDoctorsDiagnosis(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        Path out = tmp.resolve("out");
+
+        assertThatThrownBy(() -> embed(writeCorpus(Corpus.sample(10)), out, "no-cuda",
+                        "--model", "all-minilm-l6-v2-q", "--device", "cuda", "--parallelism", "2"))
+                .isInstanceOf(DeviceUnavailableException.class)
+                .hasMessageContaining("Device cuda:0 requested but the CUDA execution provider cannot be used")
+                .hasMessageContaining("flink-inference doctor: no NVIDIA driver / no GPU on this node")
+                .hasMessageContaining("this build carries ONNX Runtime for CPU only")
+                .hasMessageContaining("missing libcublasLt.so.12, libcublas.so.12");
+        assertThat(out.resolve("_SUCCESS-no-cuda")).doesNotExist();
+
+        NoRestarts.assertFailedOnce(cluster, "no-cuda", DeviceUnavailableException.class);
+    }
+
+    /** Run as a user runs it: one {@code error:} line with the diagnosis, no stack trace. */
+    @Test
+    void theCommandLineCarriesTheDoctorsDiagnosisInOneLine() throws Exception {
+        Path out = tmp.resolve("out");
+
+        Launcher.Result r = Launcher.run(tmp, Map.of(), "embed", "--input", writeCorpus(Corpus.sample(10)).toString(),
+                "--output", out.toString(), "--run-id", "cli-cuda", "--model", "all-minilm-l6-v2-q",
+                "--device", "cuda", "--progress-seconds", "0");
+
+        assertThat(r.exitCode()).as("exit code; stderr:%n%s", r.stderr()).isEqualTo(2);
+        assertThat(r.errorLines()).as("stderr:%n%s", r.stderr()).singleElement().satisfies(line -> assertThat(line)
+                .contains("Device cuda:0 requested", "flink-inference doctor: no NVIDIA driver / no GPU on this node",
+                        "missing libcublasLt.so.12"));
+        assertThat(r.stderr()).as("no stack trace, no second copy").doesNotContain("\tat ", "Exception:")
+                .containsOnlyOnce("flink-inference doctor:");
+        assertThat(out.resolve("_SUCCESS-cli-cuda")).doesNotExist();
     }
 
     /** Flips one byte of {@code file} in place; returns the new contents. */

@@ -199,6 +199,7 @@ public final class OnnxModel implements ModelRuntime {
      * it will load have passed their check (before the session is created from them).
      */
     static SharedSession createSession(ModelCard card, RuntimeOptions options, Runnable verified) {
+        OrtSessions.useNatives(options); // before the graph cache's key asks ORT its version
         try {
             long start = System.nanoTime();
             if (!card.externalData.isEmpty()) {

@@ -5,6 +5,8 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.OrtSession.SessionOptions.OptLevel;
+import io.github.flinkinfer.runtime.node.CudaDoctor;
+import io.github.flinkinfer.runtime.node.OrtNatives;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +25,13 @@ public final class OrtSessions {
      */
     private static final OrtLoggingLevel LOG_LEVEL = logLevel(System.getProperty(LOG_LEVEL_PROPERTY, "error"));
 
+    /** The doctor's diagnosis per GPU index and native directory, once per JVM (each runs ldconfig, nvidia-smi). */
+    private static final java.util.Map<String, CudaDoctor.Diagnosis> DIAGNOSES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final java.util.concurrent.atomic.AtomicBoolean NATIVES_LOGGED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     private OrtSessions() {}
 
     /** A created session and the device it actually runs on (after any fallback). */
@@ -30,14 +39,14 @@ public final class OrtSessions {
 
     public static Created create(byte[] model, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(model, so), device);
     }
 
     /** Loads the graph from its file, so ONNX Runtime resolves its external data beside it. */
     public static Created create(java.nio.file.Path graph, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(graph.toString(), so), device);
     }
 
@@ -49,7 +58,7 @@ public final class OrtSessions {
             throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
         so.setOptimizedModelFilePath(optimizedOut.toString());
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(model, so), device);
     }
 
@@ -57,13 +66,32 @@ public final class OrtSessions {
     static Created createOptimized(byte[] optimized, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
         so.setOptimizationLevel(OptLevel.NO_OPT);
-        Device device = selectDevice(so, options.device(), cudaOptions(options));
+        Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
         return new Created(OrtEnvironment.getEnvironment().createSession(optimized, so), device);
     }
 
+    /**
+     * Points this JVM's ONNX Runtime at {@code options}' native directory before ORT first loads
+     * (nothing without one); a directory that cannot be used is a device this node cannot offer.
+     */
+    static void useNatives(RuntimeOptions options) {
+        try {
+            OrtNatives.use(options.ortNativeDir());
+        } catch (IllegalStateException e) {
+            throw new DeviceUnavailableException(e.getMessage(), e);
+        }
+    }
+
     private static OrtSession.SessionOptions sessionOptions(RuntimeOptions options) throws OrtException {
+        useNatives(options);
         OrtSession.SessionOptions so = new OrtSession.SessionOptions();
         so.setSessionLogLevel(LOG_LEVEL);
+        if (options.ortNativeDir() != null && NATIVES_LOGGED.compareAndSet(false, true)) {
+            // ORT is loaded now: say from where, as the process maps it
+            LOG.info("ONNX Runtime {} loaded from {} (--ort-native-dir {})",
+                    OrtEnvironment.getEnvironment().getVersion(),
+                    OrtNatives.loadedLibrary().map(Object::toString).orElse("an unknown place"), options.ortNativeDir());
+        }
         so.setOptimizationLevel(optLevel(options.optimizationLevel()));
         if (options.intraOpThreads() > 0) {
             so.setIntraOpNumThreads(options.intraOpThreads());
@@ -86,6 +114,15 @@ public final class OrtSessions {
     /** As above, with CUDA provider options ({@link #cudaOptions}); empty = ORT's defaults. */
     static Device selectDevice(
             OrtSession.SessionOptions so, Device requested, java.util.Map<String, String> cuda) {
+        return selectDevice(so, requested, cuda, null);
+    }
+
+    /**
+     * As above, with the native directory ORT was loaded from ({@code null}: the jar's), which
+     * the diagnosis of a provider that cannot load checks ({@link CudaDoctor}).
+     */
+    static Device selectDevice(OrtSession.SessionOptions so, Device requested, java.util.Map<String, String> cuda,
+            String ortNativeDir) {
         if (requested.kind() == Device.Kind.CPU) {
             return Device.CPU;
         }
@@ -107,21 +144,31 @@ public final class OrtSessions {
         } catch (OrtException | RuntimeException | LinkageError e) {
             if (requested.kind() == Device.Kind.AUTO) {
                 LOG.warn(
-                        "Device auto: CUDA provider unavailable ({}); running on CPU",
+                        "Device auto: CUDA provider unavailable ({}); running on CPU"
+                                + " (flink-inference doctor --device cuda says why)",
                         e.getMessage());
                 return Device.CPU;
             }
+            CudaDoctor.Diagnosis why = DIAGNOSES.computeIfAbsent(requested.index() + "\n" + ortNativeDir,
+                    k -> CudaDoctor.ofThisNode(requested.index(),
+                            ortNativeDir == null ? null : java.nio.file.Path.of(ortNativeDir)));
             throw new DeviceUnavailableException(
                     "Device " + requested + " requested but the CUDA execution provider cannot be"
-                            + " used: " + e.getMessage() + ". Build with -Pgpu (onnxruntime_gpu)"
-                            + " and install CUDA 12 + cuDNN 9, or use --device auto|cpu.",
+                            + " used (" + oneLine(e.getMessage()) + "). flink-inference doctor: "
+                            + (why.canLoad() ? "the node looks right (" + why.summary() + "); run doctor"
+                                    + " --device " + requested + " on it" : why.summary()),
                     e);
         }
     }
 
+    private static String oneLine(String message) {
+        return message == null ? "no message" : message.replaceAll("\\s*\\R\\s*", " ").strip();
+    }
+
     /**
      * The CUDA provider options set in {@code options}, by ONNX Runtime's key ({@code
-     * gpu_mem_limit}, {@code arena_extend_strategy}); empty when all are ORT's defaults.
+     * gpu_mem_limit}, {@code arena_extend_strategy}, {@code use_tf32}); empty when all are ORT's
+     * defaults.
      */
     static java.util.Map<String, String> cudaOptions(RuntimeOptions options) {
         java.util.Map<String, String> cuda = new java.util.TreeMap<>();
@@ -131,6 +178,9 @@ public final class OrtSessions {
         if (options.cudaArenaExtendStrategy() != null) {
             cuda.put("arena_extend_strategy",
                     RuntimeOptions.ARENA_STRATEGIES.get(options.cudaArenaExtendStrategy()));
+        }
+        if (options.cudaTf32() != null) {
+            cuda.put("use_tf32", options.cudaTf32() ? "1" : "0");
         }
         return cuda;
     }

@@ -109,6 +109,7 @@ public final class PreparedSessions {
      * on one daemon thread, so they do not fight the cluster start for every core.
      */
     public static Batch prepare(ModelCard model, RuntimeOptions options, int subtasks) {
+        OrtSessions.useNatives(options); // here, before anything else in this JVM loads ORT from the jar
         ModelCard card = model.base != null ? model.base : model; // a classifier head runs on its base's session
         int count = options.sharesSession() ? 1 : subtasks;
         OnnxModel.SessionKey key = OnnxModel.SessionKey.of(card, options);
@@ -141,7 +142,8 @@ public final class PreparedSessions {
      * one made by {@code create}. A prepared session whose creation failed is not retried here:
      * {@code create} runs instead, so the subtask reports its own error (logged at INFO only: the
      * subtask's own load fails the same way and is reported once, where the run's error is; a
-     * warning per subtask printed a refused model's checksum three times).
+     * warning per subtask printed a refused model's checksum three times); a device this node
+     * cannot offer fails the same way here, so its error is the subtask's as it is.
      */
     static OnnxModel.SharedSession takeOr(OnnxModel.SessionKey key, Supplier<OnnxModel.SharedSession> create) {
         CompletableFuture<OnnxModel.SharedSession> prepared;
@@ -156,6 +158,9 @@ public final class PreparedSessions {
             try {
                 return prepared.join();
             } catch (CompletionException e) {
+                if (e.getCause() instanceof DeviceUnavailableException unavailable) {
+                    throw unavailable;
+                }
                 LOG.info("Prepared session of {} failed ({}); creating one here", key.modelId(),
                         e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
             }

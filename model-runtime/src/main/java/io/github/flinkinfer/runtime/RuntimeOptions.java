@@ -21,6 +21,13 @@ import java.io.Serializable;
  *     SessionOptions.addConfigEntry}), e.g. {@code session.intra_op.allow_spinning=0}; empty = none
  * @param profilePrefix where ONNX Runtime writes its per-operator profile (JSON; ORT appends a
  *     timestamp; written when the session closes); {@code null} = profiling off
+ * @param cudaTf32 CUDA provider {@code use_tf32}: fp32 MatMul and Conv on the GPU's TF32 tensor
+ *     cores ({@code true}, ONNX Runtime's default) or in strict fp32 ({@code false}); {@code null}
+ *     = ORT's default
+ * @param ortNativeDir a directory with ONNX Runtime's native libraries to load instead of the
+ *     jar's (a CUDA 13 build, say), set in each JVM before it loads ORT ({@link
+ *     io.github.flinkinfer.runtime.node.OrtNatives}); {@code null} = the jar's, or the JVM's own
+ *     {@code -Donnxruntime.native.path}
  */
 public record RuntimeOptions(
         Device device,
@@ -31,7 +38,9 @@ public record RuntimeOptions(
         long cudaMemLimitBytes,
         String cudaArenaExtendStrategy,
         java.util.SortedMap<String, String> sessionConfig,
-        String profilePrefix)
+        String profilePrefix,
+        Boolean cudaTf32,
+        String ortNativeDir)
         implements Serializable {
 
     /** The CUDA arena extend strategies, by our name and ONNX Runtime's. */
@@ -50,6 +59,14 @@ public record RuntimeOptions(
     public RuntimeOptions(
             Device device, int intraOpThreads, String optimizationLevel, int maxSequenceLength) {
         this(device, intraOpThreads, optimizationLevel, maxSequenceLength, null, 0, null, null, null);
+    }
+
+    /** All settings but TF32 (ORT's default) and the native directory (the jar's natives). */
+    public RuntimeOptions(Device device, int intraOpThreads, String optimizationLevel, int maxSequenceLength,
+            Boolean shareSession, long cudaMemLimitBytes, String cudaArenaExtendStrategy,
+            java.util.SortedMap<String, String> sessionConfig, String profilePrefix) {
+        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, shareSession, cudaMemLimitBytes,
+                cudaArenaExtendStrategy, sessionConfig, profilePrefix, null, null);
     }
 
     public RuntimeOptions {
@@ -115,13 +132,23 @@ public record RuntimeOptions(
         return with(c -> c.profilePrefix = prefix);
     }
 
+    /** CUDA provider {@code use_tf32}: {@code true} TF32 tensor cores, {@code false} strict fp32, {@code null} ORT's default. */
+    public RuntimeOptions withCudaTf32(Boolean tf32) {
+        return with(c -> c.cudaTf32 = tf32);
+    }
+
+    /** ONNX Runtime's natives from {@code dir} ({@code null}: the jar's). */
+    public RuntimeOptions withOrtNativeDir(String dir) {
+        return with(c -> c.ortNativeDir = dir);
+    }
+
     /** These options with {@code change} applied to a copy, validated as any new options are. */
     private RuntimeOptions with(java.util.function.Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
         return new RuntimeOptions(c.device, c.intraOpThreads, c.optimizationLevel, c.maxSequenceLength,
                 c.shareSession, c.cudaMemLimitBytes, c.cudaArenaExtendStrategy, c.sessionConfig,
-                c.profilePrefix);
+                c.profilePrefix, c.cudaTf32, c.ortNativeDir);
     }
 
     /** The components of one RuntimeOptions as fields a wither may change. */
@@ -135,6 +162,8 @@ public record RuntimeOptions(
         String cudaArenaExtendStrategy;
         java.util.SortedMap<String, String> sessionConfig;
         String profilePrefix;
+        Boolean cudaTf32;
+        String ortNativeDir;
 
         Copy(RuntimeOptions o) {
             device = o.device;
@@ -146,6 +175,8 @@ public record RuntimeOptions(
             cudaArenaExtendStrategy = o.cudaArenaExtendStrategy;
             sessionConfig = o.sessionConfig;
             profilePrefix = o.profilePrefix;
+            cudaTf32 = o.cudaTf32;
+            ortNativeDir = o.ortNativeDir;
         }
     }
 

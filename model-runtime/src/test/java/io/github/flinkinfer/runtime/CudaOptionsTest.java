@@ -30,6 +30,10 @@ class CudaOptionsTest {
                         "arena_extend_strategy", "kSameAsRequested"));
         assertThat(OrtSessions.cudaOptions(o.withCuda(0, "next-power-of-two")))
                 .isEqualTo(Map.of("arena_extend_strategy", "kNextPowerOfTwo"));
+        assertThat(OrtSessions.cudaOptions(RuntimeOptions.defaults().withCudaTf32(false)))
+                .isEqualTo(Map.of("use_tf32", "0"));
+        assertThat(OrtSessions.cudaOptions(RuntimeOptions.defaults().withCudaTf32(true)))
+                .isEqualTo(Map.of("use_tf32", "1"));
     }
 
     @Test

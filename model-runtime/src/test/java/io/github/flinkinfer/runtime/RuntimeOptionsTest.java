@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class RuntimeOptionsTest {
 
     private static final RuntimeOptions ALL_SET = new RuntimeOptions(Device.parse("cuda:1"), 3, "extended", 64,
-            true, 1L << 20, "same-as-requested", new TreeMap<>(Map.of("a", "1")), "/tmp/profile");
+            true, 1L << 20, "same-as-requested", new TreeMap<>(Map.of("a", "1")), "/tmp/profile", false,
+            "/opt/onnxruntime/lib");
 
     @Test
     void eachWitherChangesOnlyItsOwnComponents() throws Exception {
@@ -33,6 +34,10 @@ class RuntimeOptionsTest {
         assertThat(ALL_SET.withSessionConfig(Map.of("b", "2")).sessionConfig()).containsExactly(Map.entry("b", "2"));
         assertChanged(ALL_SET.withProfilePrefix(null), Set.of("profilePrefix"));
         assertThat(ALL_SET.withProfilePrefix(null).profilePrefix()).isNull();
+        assertChanged(ALL_SET.withCudaTf32(null), Set.of("cudaTf32"));
+        assertThat(ALL_SET.withCudaTf32(null).cudaTf32()).isNull();
+        assertChanged(ALL_SET.withOrtNativeDir(null), Set.of("ortNativeDir"));
+        assertThat(ALL_SET.withOrtNativeDir(null).ortNativeDir()).isNull();
         assertThat(ALL_SET.withDevice(Device.parse("cuda:1"))).isEqualTo(ALL_SET).isNotSameAs(ALL_SET);
     }
 

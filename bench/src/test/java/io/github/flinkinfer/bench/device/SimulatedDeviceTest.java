@@ -32,6 +32,15 @@ class SimulatedDeviceTest {
     }
 
     @Test
+    void theH200PresetsAreTheMeasuredCosts() {
+        // 2 ms per call, then 0.076 µs (fp16) or 0.198 µs (TF32) per padded token (issue 39)
+        assertThat(DeviceCost.preset("h200-fp16").nanos(1, 8)).isEqualTo(2_000_000 + 608);
+        assertThat(DeviceCost.preset("h200-fp16").nanos(2048, 128)).isEqualTo(2_000_000 + 19_922_944);
+        assertThat(DeviceCost.preset("h200-tf32").nanos(2048, 128)).isEqualTo(2_000_000 + 51_904_512);
+        assertThatThrownBy(() -> DeviceCost.preset("t4")).hasMessageContaining("[h200-fp16, h200-tf32]");
+    }
+
+    @Test
     void callersOfOneDeviceQueueForItsOneStream() throws Exception {
         String fleet = UUID.randomUUID().toString();
         SimulatedDevice gpu = SimulatedDevice.of(fleet, 0);

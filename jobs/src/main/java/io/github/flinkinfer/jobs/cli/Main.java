@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "Offline batch inference on Apache Flink with ONNX Runtime.",
         subcommands = {EmbeddingJob.class, ModerationJob.class, ReportCommand.class,
                 io.github.flinkinfer.jobs.sql.SqlCommand.class, PlanCommand.class,
-                io.github.flinkinfer.jobs.models.ModelsCommand.class})
+                io.github.flinkinfer.jobs.models.ModelsCommand.class, DoctorCommand.class})
 public final class Main implements Runnable {
     /** Held: java.util.logging keeps only weak references to its loggers, and with them their levels. */
     private static final java.util.logging.Logger AWS_SDK_LOG = java.util.logging.Logger.getLogger("com.amazonaws");

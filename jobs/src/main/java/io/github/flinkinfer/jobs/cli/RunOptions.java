@@ -182,6 +182,14 @@ public class RunOptions implements RunSpec.Source {
                     + " PREFIX, one per session, when the session closes (on each TaskManager).")
     public String ortProfile;
 
+    @Option(names = "--ort-native-dir", paramLabel = "DIR",
+            description = "Load ONNX Runtime's native libraries (libonnxruntime.so, libonnxruntime4j_jni.so,"
+                    + " the providers) from DIR on this node and on every TaskManager instead of the jar's:"
+                    + " e.g. an ONNX Runtime build for CUDA 13 (same version as the jar's Java classes)."
+                    + " Set before ORT loads, once per JVM; 'doctor --ort-native-dir DIR' checks it"
+                    + " (docs/operations.md).")
+    public String ortNativeDir;
+
     @Option(names = "--device", defaultValue = "${sys:flinkinfer.default-device:-cpu}",
             description = "cpu, cuda, cuda:N or auto (CUDA if available, else CPU). Default:"
                     + " ${DEFAULT-VALUE} (the JVM property flinkinfer.default-device changes it, e.g."
@@ -203,6 +211,13 @@ public class RunOptions implements RunSpec.Source {
             description = "CUDA provider arena_extend_strategy: next-power-of-two or"
                     + " same-as-requested. Default: ONNX Runtime's (next-power-of-two).")
     public String cudaArenaExtendStrategy;
+
+    @Option(names = "--cuda-tf32", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
+            description = "CUDA provider use_tf32: true runs fp32 MatMul/Conv on TF32 tensor cores"
+                    + " (ONNX Runtime's default: faster, a 10-bit mantissa in the products), false keeps"
+                    + " strict fp32 (slower, closest to the CPU's outputs)."
+                    + " Default: ONNX Runtime's (true).")
+    public Boolean cudaTf32;
 
     @Option(names = "--max-record-bytes", defaultValue = "1048576",
             description = "Lines longer than this go to errors (record_too_large) unread."
@@ -284,7 +299,7 @@ public class RunOptions implements RunSpec.Source {
     public RuntimeOptions runtimeOptions() {
         return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength,
                 shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy,
-                RuntimeOptions.parseEntries(ortConfig), ortProfile);
+                RuntimeOptions.parseEntries(ortConfig), ortProfile, cudaTf32, ortNativeDir);
     }
 
     public ErrorBudget errorBudget() {

@@ -35,6 +35,10 @@ class GpuOptionsTest {
         o.validate();
         assertThat(o.runtimeOptions().cudaMemLimitBytes()).isEqualTo(6L << 30);
         assertThat(o.runtimeOptions().cudaArenaExtendStrategy()).isEqualTo("same-as-requested");
+        assertThat(defaults.cudaTf32()).as("ONNX Runtime's default").isNull();
+        assertThat(options("--cuda-tf32=false").runtimeOptions().cudaTf32()).isFalse();
+        assertThat(options("--cuda-tf32").runtimeOptions().cudaTf32()).isTrue();
+        assertThat(options("--ort-native-dir", "/opt/ort/lib").runtimeOptions().ortNativeDir()).isEqualTo("/opt/ort/lib");
     }
 
     @Test
