@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
     public static void main(String[] args) {
-        io.github.flinkinfer.runtime.Sha256.warmUp(); // compiled before the model is hashed, seconds later
+        io.github.flinkinfer.runtime.files.Sha256.warmUp(); // compiled before the model is hashed, seconds later
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         if (verbose) {
             // before the first logger: the local log configuration reads these
@@ -63,8 +63,8 @@ public final class Main implements Runnable {
      */
     static boolean isUsageError(Exception e) {
         return e instanceof IllegalArgumentException
-                || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
-                || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
+                || e instanceof io.github.flinkinfer.runtime.files.ModelIntegrityException
+                || e instanceof io.github.flinkinfer.operators.ledger.ErrorBudgetExceededException
                 || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
                 || e instanceof QualityGateException
                 || e instanceof io.github.flinkinfer.jobs.workload.WorkloadContractException;
