@@ -1,5 +1,6 @@
 package io.github.flinkinfer.runtime.files;
 
+import io.github.flinkinfer.runtime.JvmShared;
 import io.github.flinkinfer.runtime.card.ModelFile;
 import io.github.flinkinfer.runtime.card.ModelStore;
 import java.io.IOException;
@@ -31,7 +32,9 @@ public final class ModelFileCache {
     public static final String PROPERTY = "flinkinfer.model-cache";
 
     /** One fetch per sha256 at a time in this JVM; the other tasks wait for it and then hit. */
-    private static final ConcurrentHashMap<String, Object> FETCHING = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, Object> FETCHING = JvmShared.slot("files.fetching",
+            "one fetch per model file at a time in a JVM; the other subtasks wait and then hit the cache",
+            ConcurrentHashMap::new, ConcurrentHashMap::clear);
 
     private final Path dir;
 

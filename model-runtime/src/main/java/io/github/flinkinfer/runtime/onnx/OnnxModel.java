@@ -7,6 +7,7 @@ import ai.onnxruntime.OrtSession;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;
 import io.github.flinkinfer.runtime.InferenceException;
+import io.github.flinkinfer.runtime.JvmShared;
 import io.github.flinkinfer.runtime.LoadTimes;
 import io.github.flinkinfer.runtime.ModelRuntime;
 import io.github.flinkinfer.runtime.card.ModelCard;
@@ -42,7 +43,9 @@ public final class OnnxModel implements ModelRuntime {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OnnxModel.class);
 
     /** Sessions shared per JVM (a TaskManager, per job class loader). */
-    private static final SharedResources<SessionKey, SharedSession> SESSIONS = new SharedResources<>();
+    private static final SharedResources<SessionKey, SharedSession> SESSIONS = JvmShared.slot("onnx.sessions",
+            "one ONNX Runtime session per model file and settings, shared by the subtasks of a JVM",
+            SharedResources::new, null); // each session closes with its last lease
 
     /** What makes two loads the same session: the model file and every session setting. */
     record SessionKey(String modelId, String sha256, RuntimeOptions session) {

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.runtime.onnx;
 
+import io.github.flinkinfer.runtime.JvmShared;
 import io.github.flinkinfer.runtime.card.ModelCard;
 import io.github.flinkinfer.runtime.files.ModelIntegrityException;
 import java.util.ArrayDeque;
@@ -30,7 +31,9 @@ import java.util.function.Supplier;
 public final class PreparedSessions {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PreparedSessions.class);
     private static final Map<OnnxModel.SessionKey, Deque<CompletableFuture<OnnxModel.SharedSession>>>
-            WAITING = new HashMap<>();
+            WAITING = JvmShared.slot("onnx.prepared-sessions",
+                    "sessions created ahead of the model loads that take them, by the driver of an embedded run",
+                    HashMap::new, null); // a Batch closes the sessions nobody took
 
     private PreparedSessions() {}
 

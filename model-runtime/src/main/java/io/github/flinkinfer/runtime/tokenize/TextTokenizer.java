@@ -5,6 +5,7 @@ import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.flinkinfer.runtime.JvmShared;
 import io.github.flinkinfer.runtime.TokenizedText;
 import io.github.flinkinfer.runtime.card.ModelCard;
 import io.github.flinkinfer.runtime.files.ModelFiles;
@@ -98,8 +99,9 @@ public final class TextTokenizer implements AutoCloseable {
         return end - lead;
     }
 
-    private static final java.util.concurrent.atomic.AtomicBoolean PRELOADING =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private static final java.util.concurrent.atomic.AtomicBoolean PRELOADING = JvmShared.slot(
+            "tokenize.preloading", "DJL's native tokenizer library is loaded once per JVM, in the background",
+            java.util.concurrent.atomic.AtomicBoolean::new, null); // a loaded library stays loaded
 
     /**
      * Starts loading DJL's native tokenizer library on a background thread, once per JVM: the
@@ -176,7 +178,9 @@ public final class TextTokenizer implements AutoCloseable {
     }
 
     /** The sha256 of the tokenizer files a {@link #prepare} thread is working on. */
-    private static final java.util.Set<String> PREPARING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final java.util.Set<String> PREPARING = JvmShared.slot("tokenize.preparing",
+            "tokenizer files a prepare thread is parsing, so a JVM parses each once",
+            java.util.concurrent.ConcurrentHashMap::newKeySet, java.util.Set::clear);
 
     /**
      * What a {@code tokenizer.json} gives the Java side, parsed once per JVM and shared by every
@@ -189,7 +193,9 @@ public final class TextTokenizer implements AutoCloseable {
      */
     record Definition(boolean cuttable, WordPieceEncoder fast) {
         static final int KEPT = 8;
-        private static final Map<String, Definition> BY_SHA256 = new java.util.concurrent.ConcurrentHashMap<>();
+        private static final Map<String, Definition> BY_SHA256 = JvmShared.slot("tokenize.definitions",
+                "tokenizer.json parsed once per JVM and shared by every load of the same file",
+                java.util.concurrent.ConcurrentHashMap::new, Map::clear);
 
         static boolean known(String sha256) {
             return BY_SHA256.containsKey(sha256);

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.operators.tokenize;
 
+import io.github.flinkinfer.runtime.JvmShared;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -10,7 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Per JVM, by model id and subtask index; taken once.
  */
 public final class TokenizerLoads {
-    private static final Map<String, Long> MILLIS = new ConcurrentHashMap<>();
+    private static final Map<String, Long> MILLIS = JvmShared.slot("operators.tokenizer-loads",
+            "a subtask's tokenizer load time, handed from its tokenize function to its batch metrics",
+            ConcurrentHashMap::new, Map::clear);
 
     private TokenizerLoads() {}
 
