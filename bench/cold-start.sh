@@ -38,7 +38,7 @@ run() { # variant round classpath cache
 
 # 1. the model load alone, cold vs cached, alternating in one JVM (ColdStartRounds)
 mvn -B -o -q -pl model-runtime test-compile >"$OUT/build-rounds.log" 2>&1
-java -cp "$PWD/model-runtime/target/test-classes:$CP_NOW" io.github.flinkinfer.runtime.ColdStartRounds \
+java -cp "$PWD/model-runtime/target/test-classes:$CP_NOW" io.github.flinkinfer.runtime.onnx.ColdStartRounds \
     all-minilm-l6-v2 "$((ROUNDS * 2))" 2>/dev/null | grep -E '^(round|median)'
 echo
 

@@ -133,8 +133,8 @@ public final class Bench implements Callable<Integer> {
                 "model", "all-MiniLM-L6-v2 (langchain4j 1.19.0-beta29 artifacts)", "java", System.getProperty("java.version")));
         result.put("settings", Map.of("docs", docs, "repeats", repeats, "maxLength", maxLength, "threads", threads,
                 "maxBatchTokens", maxBatchTokens, "corpus", corpus.toString(), "device", device,
-                "effectiveMaxLength", io.github.flinkinfer.runtime.RuntimeOptions.defaults().withMaxSequenceLength(maxLength)
-                        .effectiveMaxLength(io.github.flinkinfer.runtime.ModelCard.builtIn("all-minilm-l6-v2"))));
+                "effectiveMaxLength", io.github.flinkinfer.runtime.onnx.RuntimeOptions.defaults().withMaxSequenceLength(maxLength)
+                        .effectiveMaxLength(io.github.flinkinfer.runtime.card.ModelCard.builtIn("all-minilm-l6-v2"))));
         result.put("medians", medians);
         result.put("ratios", ratios);
         result.put("memory", memory);

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.bench;
 
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 
 /**
  * FLOPs of a transformer encoder pass, from the model card's shape (L layers, hidden d,

@@ -63,9 +63,9 @@ final class Profiles {
     private static final List<String[]> PHASES = List.of(
             new String[] {"ai.onnxruntime.", "inference (ONNX Runtime call)"},
             new String[] {"ai.djl.huggingface.", "tokenize"},
-            new String[] {"io.github.flinkinfer.runtime.TextTokenizer", "tokenize"},
-            new String[] {"io.github.flinkinfer.runtime.WordPieceEncoder", "tokenize"},
-            new String[] {"io.github.flinkinfer.runtime.OnnxModel", "tensor build + pooling"},
+            new String[] {"io.github.flinkinfer.runtime.tokenize.TextTokenizer", "tokenize"},
+            new String[] {"io.github.flinkinfer.runtime.tokenize.WordPieceEncoder", "tokenize"},
+            new String[] {"io.github.flinkinfer.runtime.onnx.OnnxModel", "tensor build + pooling"},
             new String[] {"io.github.flinkinfer.runtime.postprocess.", "tensor build + pooling"},
             new String[] {"org.apache.parquet.", "write (Parquet)"},
             new String[] {"org.apache.avro.", "write (Parquet)"},

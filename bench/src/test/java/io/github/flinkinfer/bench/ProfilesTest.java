@@ -3,9 +3,9 @@ package io.github.flinkinfer.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Offset.offset;
 
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

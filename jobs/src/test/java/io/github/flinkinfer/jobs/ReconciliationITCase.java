@@ -16,7 +16,7 @@ import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.Chunking;
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -46,7 +46,7 @@ class ReconciliationITCase extends ClusterTestBase {
         }
 
         @Override
-        public io.github.flinkinfer.runtime.ModelTask modelTask() {
+        public io.github.flinkinfer.runtime.card.ModelTask modelTask() {
             return embed.modelTask();
         }
 

@@ -6,7 +6,7 @@ import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Launcher;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.jobs.testutils.S3Server;
-import io.github.flinkinfer.runtime.OptimizedGraphCache;
+import io.github.flinkinfer.runtime.onnx.OptimizedGraphCache;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

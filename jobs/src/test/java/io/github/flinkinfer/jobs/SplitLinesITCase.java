@@ -8,7 +8,7 @@ import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.spec.InputConfig;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -10,7 +10,7 @@ import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;

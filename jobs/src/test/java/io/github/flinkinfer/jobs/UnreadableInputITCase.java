@@ -9,7 +9,7 @@ import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Launcher;
 import io.github.flinkinfer.jobs.testutils.NoRestarts;
 import io.github.flinkinfer.jobs.testutils.S3Server;
-import io.github.flinkinfer.operators.UnreadableInputException;
+import io.github.flinkinfer.operators.errors.UnreadableInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

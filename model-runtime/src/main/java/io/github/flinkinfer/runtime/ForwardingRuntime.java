@@ -1,5 +1,6 @@
 package io.github.flinkinfer.runtime;
 
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.util.List;
 
 /**

@@ -18,11 +18,11 @@ public record LoadTimes(long readMillis, long sessionMillis, long warmUpMillis, 
     /** Nothing measured (a runtime that does not report phases, or a reused session). */
     public static final LoadTimes NONE = new LoadTimes(0, 0, 0, "off", false);
 
-    LoadTimes withWarmUp(long millis) {
+    public LoadTimes withWarmUp(long millis) {
         return new LoadTimes(readMillis, sessionMillis, millis, graphCache, prepared);
     }
 
-    LoadTimes asPrepared() {
+    public LoadTimes asPrepared() {
         return new LoadTimes(readMillis, sessionMillis, warmUpMillis, graphCache, true);
     }
 }

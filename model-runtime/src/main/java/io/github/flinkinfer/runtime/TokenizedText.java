@@ -6,8 +6,8 @@ package io.github.flinkinfer.runtime;
  * @param ids token ids including special tokens, at most the max length
  * @param originalTokenCount token count before truncation: exact when not truncated (then it
  *     equals {@code ids.length}); when truncated, more than the max length but possibly less than
- *     the whole text's count, since {@link TextTokenizer#encode} stops tokenizing a long text after
- *     a head longer than the max length (text pairs: exact; {@link TextTokenizer#encodeAll}: exact)
+ *     the whole text's count, since {@code tokenize.TextTokenizer.encode} stops tokenizing a long text after
+ *     a head longer than the max length (text pairs: exact; {@code tokenize.TextTokenizer.encodeAll}: exact)
  * @param segmentIds per token, which text it belongs to (the model's {@code token_type_ids}): all
  *     0 for a single text; 0 for the first text of a pair and 1 for the second
  */

@@ -3,6 +3,9 @@ package io.github.flinkinfer.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.OnnxModel;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import org.junit.jupiter.api.Test;
 
 class DeviceTest {

@@ -2,6 +2,10 @@ package io.github.flinkinfer.runtime;
 
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.OnnxModel;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,11 +14,11 @@ import java.util.List;
  * Embeds texts with one of our cards in mixed-length batches and with a reference model one by
  * one, and measures how far apart they are: the shared core of the per-model reference tests.
  */
-final class ReferenceComparison {
+public final class ReferenceComparison {
     private ReferenceComparison() {}
 
     /** Cosine between ours and the reference, per text: min and mean. */
-    record Drift(double min, double mean, int texts, int longestTokens) {
+    public record Drift(double min, double mean, int texts, int longestTokens) {
         @Override
         public String toString() {
             return String.format(java.util.Locale.ROOT, "min %.6f, mean %.6f over %d texts (longest %d tokens)",
@@ -23,7 +27,7 @@ final class ReferenceComparison {
     }
 
     /** The sample's texts ordered short, long, short, long... so every batch mixes lengths. */
-    static List<String> mixedLengths(int n) {
+    public static List<String> mixedLengths(int n) {
         List<String> sorted = new ArrayList<>(SampleTexts.texts(n));
         sorted.sort(Comparator.comparingInt(String::length));
         List<String> mixed = new ArrayList<>();
@@ -37,7 +41,7 @@ final class ReferenceComparison {
     }
 
     /** Our vectors for {@code texts} (the card's input kind decides the prefix), in batches. */
-    static List<float[]> ours(ModelCard card, int maxLength, List<String> texts, int batchSize) {
+    public static List<float[]> ours(ModelCard card, int maxLength, List<String> texts, int batchSize) {
         RuntimeOptions options = RuntimeOptions.defaults().withMaxSequenceLength(maxLength);
         List<float[]> out = new ArrayList<>();
         try (TextTokenizer tokenizer = TextTokenizer.load(card, options);
@@ -54,12 +58,12 @@ final class ReferenceComparison {
     }
 
     /** The reference's vectors, each text given with {@code prefix} (langchain4j adds none). */
-    static List<float[]> reference(EmbeddingModel reference, String prefix, List<String> texts) {
+    public static List<float[]> reference(EmbeddingModel reference, String prefix, List<String> texts) {
         return reference.embedAll(texts.stream().map(t -> TextSegment.from(prefix + t)).toList())
                 .content().stream().map(e -> e.vector()).toList();
     }
 
-    static Drift drift(List<float[]> a, List<float[]> b, int longestTokens) {
+    public static Drift drift(List<float[]> a, List<float[]> b, int longestTokens) {
         double min = 1;
         double sum = 0;
         for (int i = 0; i < a.size(); i++) {
@@ -71,7 +75,7 @@ final class ReferenceComparison {
     }
 
     /** The longest input in tokens, prefix included, before truncation. */
-    static int longestTokens(ModelCard card, List<String> texts) {
+    public static int longestTokens(ModelCard card, List<String> texts) {
         try (TextTokenizer tokenizer = TextTokenizer.load(card, RuntimeOptions.defaults())) {
             return texts.stream().mapToInt(t -> tokenizer.encode(t).originalTokenCount()).max().orElse(0);
         }

@@ -1,5 +1,7 @@
 package io.github.flinkinfer.operators;
 
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import org.apache.flink.util.OutputTag;
 
 /** Side outputs every stage may write to. */
@@ -16,9 +18,9 @@ public final class Outputs {
      * Token windows of chunked documents that failed: not input records, so not errors rows; a
      * keyed step folds them into one {@code window_failed} row per document (docs/errors.md).
      */
-    public static final OutputTag<io.github.flinkinfer.operators.chunk.WindowOutcome> WINDOW_FAILURES =
+    public static final OutputTag<WindowOutcome> WINDOW_FAILURES =
             new OutputTag<>("window-failures", org.apache.flink.api.common.typeinfo.TypeInformation.of(
-                    io.github.flinkinfer.operators.chunk.WindowOutcome.class));
+                    WindowOutcome.class));
 
     private Outputs() {}
 }

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.bench.device;
 
-import io.github.flinkinfer.operators.ForwardingFactory;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.ForwardingFactory;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ForwardingRuntime;
 import io.github.flinkinfer.runtime.Inference;

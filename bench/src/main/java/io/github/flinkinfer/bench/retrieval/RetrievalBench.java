@@ -3,7 +3,7 @@ package io.github.flinkinfer.bench.retrieval;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.bench.ResultFiles;
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;

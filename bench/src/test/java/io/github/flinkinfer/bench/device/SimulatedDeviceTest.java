@@ -3,13 +3,13 @@ package io.github.flinkinfer.bench.device;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.Inference;
-import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -17,13 +17,13 @@ public final class Main implements Runnable {
     private static final java.util.logging.Logger AWS_SDK_LOG = java.util.logging.Logger.getLogger("com.amazonaws");
 
     public static void main(String[] args) {
-        io.github.flinkinfer.runtime.Sha256.warmUp(); // compiled before the model is hashed, seconds later
+        io.github.flinkinfer.runtime.files.Sha256.warmUp(); // compiled before the model is hashed, seconds later
         boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
         if (verbose) {
             // before the first logger: the local log configuration reads these
             System.setProperty("flinkinfer.log.root", "WARN");
             System.setProperty("flinkinfer.log.ours", "INFO");
-            System.setProperty(io.github.flinkinfer.runtime.OrtSessions.LOG_LEVEL_PROPERTY, "warning");
+            System.setProperty(io.github.flinkinfer.runtime.onnx.OrtSessions.LOG_LEVEL_PROPERTY, "warning");
         } else {
             // the S3 plugin's AWS SDK v1 logs through java.util.logging, past the log configuration:
             // a 40-line deprecation notice on every s3:// run, a missing mime.types file
@@ -87,8 +87,8 @@ public final class Main implements Runnable {
      */
     static boolean isUsageError(Exception e) {
         return e instanceof IllegalArgumentException
-                || e instanceof io.github.flinkinfer.runtime.ModelIntegrityException
-                || e instanceof io.github.flinkinfer.operators.ErrorBudgetExceededException
+                || e instanceof io.github.flinkinfer.runtime.files.ModelIntegrityException
+                || e instanceof io.github.flinkinfer.operators.ledger.ErrorBudgetExceededException
                 || e instanceof io.github.flinkinfer.runtime.DeviceUnavailableException
                 || e instanceof QualityGateException
                 || e instanceof io.github.flinkinfer.jobs.workload.WorkloadContractException;

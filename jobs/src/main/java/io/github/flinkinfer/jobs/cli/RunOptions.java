@@ -11,14 +11,14 @@ import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
-import io.github.flinkinfer.operators.ErrorBudget;
-import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.BatchingOptions;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
+import io.github.flinkinfer.operators.ledger.ErrorBudget;
 import io.github.flinkinfer.operators.models.ModelCards;
 import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -100,7 +100,7 @@ public class RunOptions implements RunSpec.Source {
     @Option(names = "--input-kind", defaultValue = "PASSAGE",
             description = "What the inputs are, for models trained with input prefixes (e5, bge):"
                     + " ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}.")
-    public io.github.flinkinfer.runtime.InputKind inputKind;
+    public io.github.flinkinfer.runtime.card.InputKind inputKind;
 
     @Option(names = "--max-length", defaultValue = "0",
             description = "Max tokens per input (0 = the model card's maximum).")
@@ -169,7 +169,7 @@ public class RunOptions implements RunSpec.Source {
             description = "Run model calls on their own thread per subtask, overlapped with reading,"
                     + " tokenizing and batching (AUTO = only when the model runs on a GPU; ON, OFF)."
                     + " Default: ${DEFAULT-VALUE}.")
-    public io.github.flinkinfer.operators.BatchInferenceOperator.Overlap overlap;
+    public io.github.flinkinfer.operators.run.BatchInferenceOperator.Overlap overlap;
 
     @Option(names = "--ort-config", paramLabel = "KEY=VALUE",
             description = "ONNX Runtime session config entry, repeatable, e.g."

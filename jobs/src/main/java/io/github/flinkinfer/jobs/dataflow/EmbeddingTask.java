@@ -5,8 +5,8 @@ import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.Chunking;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelTask;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelTask;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /** Embedding runs: vectors to {@code embeddings/} in the chosen formats (index formats too), and to Kafka when asked. */

@@ -3,29 +3,29 @@ package io.github.flinkinfer.jobs.dataflow;
 import io.github.flinkinfer.jobs.index.IndexSteps;
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
-import io.github.flinkinfer.jobs.spec.InferenceConfig;
-import io.github.flinkinfer.jobs.spec.InputConfig;
-import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.kafka.KafkaInputs;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
-import io.github.flinkinfer.jobs.io.RunOutput;
-import io.github.flinkinfer.jobs.spec.RunSpec;
-import io.github.flinkinfer.operators.BatchInferenceOperator;
-import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.jobs.ledger.Accounting;
-import io.github.flinkinfer.operators.ledger.RunLedger;
-import io.github.flinkinfer.operators.DeduplicateFunction;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.jobs.spec.OutputConfig;
+import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.DocumentOutcome;
-import io.github.flinkinfer.operators.PositionMarker;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.Outputs;
-import io.github.flinkinfer.operators.TokenizeFunction;
 import io.github.flinkinfer.operators.TokenizedDocument;
+import io.github.flinkinfer.operators.dedupe.DeduplicateFunction;
+import io.github.flinkinfer.operators.dedupe.DocumentOutcome;
+import io.github.flinkinfer.operators.dedupe.PositionMarker;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.ledger.RunLedger;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
+import io.github.flinkinfer.operators.run.BatchInferenceOperator;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.tokenize.TokenizeFunction;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -53,7 +53,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
  * and sinks are chosen from the run's {@link RunSpec}; the middle is {@link #infer}. Each stage
  * gets its own config record of the spec ({@link InputConfig}, {@link InferenceConfig}, {@link
- * OutputConfig}, {@link io.github.flinkinfer.operators.ErrorBudget}).
+ * OutputConfig}, {@link io.github.flinkinfer.operators.ledger.ErrorBudget}).
  */
 public final class InferencePipeline {
     private InferencePipeline() {}

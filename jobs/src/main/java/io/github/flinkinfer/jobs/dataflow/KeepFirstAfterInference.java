@@ -3,13 +3,13 @@ package io.github.flinkinfer.jobs.dataflow;
 import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
-import io.github.flinkinfer.operators.DocumentOutcome;
-import io.github.flinkinfer.operators.DuplicateResultFilter;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
-import io.github.flinkinfer.operators.KeepFirstOutcomesFunction;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.SameParallelism;
+import io.github.flinkinfer.operators.dedupe.DocumentOutcome;
+import io.github.flinkinfer.operators.dedupe.DuplicateResultFilter;
+import io.github.flinkinfer.operators.dedupe.KeepFirstOutcomesFunction;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -29,7 +29,7 @@ import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
  * inference on their ids and positions ({@link KeepFirstOutcomesFunction}; same document kept,
  * same rows, as the dedupe before tokenization), the results filtered by the dropped positions
  * ({@link DuplicateResultFilter}) without a key or a sort. Incremental and chunked runs keep {@link
- * io.github.flinkinfer.operators.DeduplicateFunction} before tokenization (docs/errors.md).
+ * io.github.flinkinfer.operators.dedupe.DeduplicateFunction} before tokenization (docs/errors.md).
  */
 final class KeepFirstAfterInference {
     private KeepFirstAfterInference() {}

@@ -4,7 +4,7 @@ import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.operators.InferenceResult;
-import io.github.flinkinfer.operators.chunk.SkippedDocument;
+import io.github.flinkinfer.operators.incremental.SkippedDocument;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**

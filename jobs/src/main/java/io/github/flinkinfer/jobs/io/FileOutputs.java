@@ -2,10 +2,10 @@ package io.github.flinkinfer.jobs.io;
 
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
-import io.github.flinkinfer.operators.BatchMetrics;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.SameParallelism;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.connector.file.sink.FileSink;

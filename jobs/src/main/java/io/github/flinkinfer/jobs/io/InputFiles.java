@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
-import io.github.flinkinfer.operators.NonRecoverableLoadException;
-import io.github.flinkinfer.operators.UnreadableInputException;
+import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.errors.UnreadableInputException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package io.github.flinkinfer.jobs.io;
 
 import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.ErrorReason;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.errors.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.io.IOException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;

@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.io;
 
 import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 

@@ -2,8 +2,8 @@ package io.github.flinkinfer.jobs.kafka;
 
 import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.Properties;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;

@@ -2,9 +2,9 @@ package io.github.flinkinfer.jobs.kafka;
 
 import io.github.flinkinfer.jobs.io.JsonDocuments;
 import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.ErrorReason;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.errors.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.nio.charset.CharacterCodingException;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;

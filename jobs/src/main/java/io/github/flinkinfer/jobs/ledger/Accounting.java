@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.ledger;
 
-import io.github.flinkinfer.operators.ErrorBudget;
 import io.github.flinkinfer.operators.SameParallelism;
+import io.github.flinkinfer.operators.ledger.ErrorBudget;
 import io.github.flinkinfer.operators.ledger.LedgerOperator;
 import io.github.flinkinfer.operators.ledger.LedgerTally;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.github.flinkinfer.jobs.models;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.flinkinfer.runtime.ExportCard;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.Pooling;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.Pooling;
+import io.github.flinkinfer.runtime.files.ExportCard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

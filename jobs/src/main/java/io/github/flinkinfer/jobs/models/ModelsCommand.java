@@ -1,9 +1,9 @@
 package io.github.flinkinfer.jobs.models;
 
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelFile;
-import io.github.flinkinfer.runtime.ModelFiles;
-import io.github.flinkinfer.runtime.ModelTask;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelFile;
+import io.github.flinkinfer.runtime.card.ModelTask;
+import io.github.flinkinfer.runtime.files.ModelFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.runtime.Classification;
+import io.github.flinkinfer.runtime.card.Classification;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -25,7 +25,7 @@ import org.apache.flink.util.Collector;
  * over the thresholded labels (≥ 1 exactly when that window is flagged); without thresholds, the
  * top score. Ties go to the earlier window, so the verdict does not depend on arrival order. A
  * document with a failed window gets no verdict: it is one {@code window_failed} error row
- * ({@link io.github.flinkinfer.operators.chunk.DocumentErrorsFunction}), as for doc-level pooling
+ * ({@link io.github.flinkinfer.operators.pool.DocumentErrorsFunction}), as for doc-level pooling
  * of embeddings.
  */
 public class DocVerdictFunction extends KeyedProcessFunction<String, ModerationResult, ModerationResult> {

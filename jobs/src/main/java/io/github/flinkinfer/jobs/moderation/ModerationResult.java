@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.moderation;
 
 import io.github.flinkinfer.operators.InferenceResult;
-import io.github.flinkinfer.runtime.Classification;
+import io.github.flinkinfer.runtime.card.Classification;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.github.flinkinfer.jobs.options;
 
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
-import io.github.flinkinfer.operators.QualityGate;
 import io.github.flinkinfer.operators.models.ModelCards;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.QualityGate;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import java.util.Locale;
 import picocli.CommandLine.Option;
 

@@ -134,7 +134,7 @@ final class ReportTables {
         b.append("<table><tr><th>stage/reason</th><th>inputs</th></tr>");
         r.errorsByReason.forEach((k, v) -> cells(b, k, count(v)));
         if (r.duplicates > 0) {
-            cells(b, io.github.flinkinfer.operators.ErrorReason.DUPLICATE_ID.qualified() + " (dropped, not failed)",
+            cells(b, io.github.flinkinfer.operators.errors.ErrorReason.DUPLICATE_ID.qualified() + " (dropped, not failed)",
                     count(r.duplicates));
         }
         b.append("</table>");

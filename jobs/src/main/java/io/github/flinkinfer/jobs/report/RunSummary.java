@@ -184,7 +184,7 @@ public final class RunSummary {
 
     private static boolean isChunkedClassification(JsonNode runInfo) {
         return runInfo != null
-                && io.github.flinkinfer.runtime.ModelTask.CLASSIFICATION.name()
+                && io.github.flinkinfer.runtime.card.ModelTask.CLASSIFICATION.name()
                         .equalsIgnoreCase(runInfo.path("model").path("task").asText())
                 && runInfo.path("settings").path("--chunk-size").asInt(0) > 0;
     }

@@ -8,13 +8,13 @@ import io.github.flinkinfer.jobs.report.DriverWork;
 import io.github.flinkinfer.jobs.report.QualityGateException;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.spec.RunSpec;
-import io.github.flinkinfer.operators.ErrorBudgetExceededException;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
-import io.github.flinkinfer.operators.NonRecoverableLoadException;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelFiles;
-import io.github.flinkinfer.runtime.PreparedSessions;
-import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.ledger.ErrorBudgetExceededException;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.files.ModelFiles;
+import io.github.flinkinfer.runtime.onnx.PreparedSessions;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -135,7 +135,7 @@ public final class InferenceRun {
             removed = out.prepare(spec.execution().overwrite());
         } catch (IOException e) { // e.g. a store without credentials: one line, as for an input
             throw new IllegalArgumentException("Output " + spec.output().directory() + " cannot be used: "
-                    + io.github.flinkinfer.operators.OneLine.ofStoreFailure(e, spec.output().directory()), e);
+                    + io.github.flinkinfer.operators.errors.OneLine.ofStoreFailure(e, spec.output().directory()), e);
         }
         if (removed > 0 && !committed) {
             System.out.println("removed " + removed + " files of an earlier attempt of run '" + runId
@@ -331,7 +331,7 @@ public final class InferenceRun {
         return null;
     }
 
-    private static String article(io.github.flinkinfer.runtime.ModelTask task) {
+    private static String article(io.github.flinkinfer.runtime.card.ModelTask task) {
         String name = task.name().toLowerCase(Locale.ROOT);
         return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.CommitReceipts;
 import io.github.flinkinfer.jobs.spec.RunSpec;
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -1,11 +1,11 @@
 package io.github.flinkinfer.jobs.spec;
 
-import io.github.flinkinfer.operators.BatchInferenceOperator;
-import io.github.flinkinfer.operators.OverlongPolicy;
-import io.github.flinkinfer.operators.QualityGate;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.chunk.Chunking;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
 import io.github.flinkinfer.operators.metrics.CostModel;
+import io.github.flinkinfer.operators.run.BatchInferenceOperator;
+import io.github.flinkinfer.operators.run.QualityGate;
 
 /**
  * What the shared middle of the dataflow ({@code InferencePipeline#infer}) needs: dedupe,

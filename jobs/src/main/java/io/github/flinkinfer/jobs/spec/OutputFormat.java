@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.spec;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.github.flinkinfer.runtime.ModelTask;
+import io.github.flinkinfer.runtime.card.ModelTask;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;

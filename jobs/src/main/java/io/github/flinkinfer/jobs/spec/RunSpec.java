@@ -1,9 +1,9 @@
 package io.github.flinkinfer.jobs.spec;
 
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
-import io.github.flinkinfer.operators.ErrorBudget;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.operators.ledger.ErrorBudget;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Collections;

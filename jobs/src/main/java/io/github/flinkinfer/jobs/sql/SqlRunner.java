@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.sql;
 
-import io.github.flinkinfer.operators.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.sql;
 
-import io.github.flinkinfer.operators.OneLine;
+import io.github.flinkinfer.operators.errors.OneLine;
 
 /**
  * A statement of a SQL script that the planner refused or whose job failed: the user's to fix, so

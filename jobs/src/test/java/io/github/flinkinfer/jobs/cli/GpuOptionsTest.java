@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import org.junit.jupiter.api.Test;
 
 /** --share-session and the CUDA provider options, parsed and validated on CPU. */

@@ -9,7 +9,7 @@ import io.github.flinkinfer.jobs.moderation.ModerationJsonEncoder;
 import io.github.flinkinfer.jobs.moderation.ModerationResult;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.InferenceResult;
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

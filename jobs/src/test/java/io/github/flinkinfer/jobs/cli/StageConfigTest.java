@@ -10,12 +10,12 @@ import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.operators.BatchInferenceOperator;
-import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.chunk.Chunking;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
 import io.github.flinkinfer.operators.metrics.CostModel;
-import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.operators.run.BatchInferenceOperator;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import org.junit.jupiter.api.Test;
 
 /** The stages' config records carry the command line's values, defaults included, and nothing else. */

@@ -1,11 +1,11 @@
 package io.github.flinkinfer.jobs.index;
 
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.ModelCard;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.util.List;
 
 /** Embeds a query text with the same model card the job used, as a search front end would. */

@@ -2,8 +2,8 @@ package io.github.flinkinfer.jobs.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.operators.BatchMetrics;
-import io.github.flinkinfer.operators.BatchMetricsReader;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
+import io.github.flinkinfer.operators.metrics.BatchMetricsReader;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -148,8 +148,8 @@ class LineFormatTest {
                         format.createReader(new Configuration(), split);
                     }
                 }).as("%s, restored %s", format, restored)
-                        .isInstanceOf(io.github.flinkinfer.operators.NonRecoverableLoadException.class)
-                        .hasCauseInstanceOf(io.github.flinkinfer.operators.UnreadableInputException.class)
+                        .isInstanceOf(io.github.flinkinfer.operators.errors.NonRecoverableLoadException.class)
+                        .hasCauseInstanceOf(io.github.flinkinfer.operators.errors.UnreadableInputException.class)
                         .hasMessage("Input " + split.path() + " does not exist");
             }
         }

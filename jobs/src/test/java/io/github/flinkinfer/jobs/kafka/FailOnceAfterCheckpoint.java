@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.kafka;
 
-import io.github.flinkinfer.operators.ForwardingFactory;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.ForwardingFactory;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 

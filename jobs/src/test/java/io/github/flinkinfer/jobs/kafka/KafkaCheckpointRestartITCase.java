@@ -2,13 +2,13 @@ package io.github.flinkinfer.jobs.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
 import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

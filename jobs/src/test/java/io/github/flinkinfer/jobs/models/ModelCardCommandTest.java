@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.models;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.cli.Main;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.Pooling;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.Pooling;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

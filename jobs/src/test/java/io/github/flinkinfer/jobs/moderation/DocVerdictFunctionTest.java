@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.moderation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.runtime.Classification;
+import io.github.flinkinfer.runtime.card.Classification;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;

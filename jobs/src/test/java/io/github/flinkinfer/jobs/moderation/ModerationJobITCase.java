@@ -11,7 +11,7 @@ import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.run.RunInfo;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,8 +3,8 @@ package io.github.flinkinfer.jobs.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.flinkinfer.operators.BatchMetrics;
 import io.github.flinkinfer.operators.ledger.RunLedger;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import org.junit.jupiter.api.Test;
 
 /** The bound line from known phase totals: which stage a run waited on, by the documented rule. */

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.io.RunOutput;
-import io.github.flinkinfer.operators.BatchMetrics;
-import io.github.flinkinfer.operators.ErrorRecord;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import io.github.flinkinfer.operators.metrics.CostModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +51,8 @@ class RunSummaryCostTest {
         rows.add(batch(0, 0, 100, 0, 2000, 3000)); // subtask 0: 2 s busy + 3 s load
         rows.add(batch(0, 1, 100, 1, 3000, 0));    //             3 s busy
         rows.add(batch(1, 0, 50, 0, 5000, 4000));  // subtask 1: 5 s busy + 4 s load
-        ErrorRecord parseError = ErrorRecord.of(null, "f:1", io.github.flinkinfer.operators.ErrorReason.MALFORMED_JSON, "x", 1);
-        ErrorRecord inferError = ErrorRecord.of("z", "f:9", io.github.flinkinfer.operators.ErrorReason.INFERENCE_FAILED, "x", 3);
+        ErrorRecord parseError = ErrorRecord.of(null, "f:1", io.github.flinkinfer.operators.errors.ErrorReason.MALFORMED_JSON, "x", 1);
+        ErrorRecord inferError = ErrorRecord.of("z", "f:9", io.github.flinkinfer.operators.errors.ErrorReason.INFERENCE_FAILED, "x", 3);
         ledger(out, rows, List.of(parseError, inferError), 20.0);
 
         RunSummary s = RunSummary.read(RunOutput.of(out.toString(), "c")); // 20 s job wall, 2 subtasks held

@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -10,7 +10,7 @@ import io.github.flinkinfer.jobs.workload.WorkloadContractException;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict.Status;
-import io.github.flinkinfer.operators.BatchMetrics;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import io.github.flinkinfer.operators.OverlongPolicy;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

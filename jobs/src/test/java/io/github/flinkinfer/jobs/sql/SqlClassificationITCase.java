@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.runtime.Classification;
-import io.github.flinkinfer.runtime.ClassifierModel;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.RuntimeOptions;
-import io.github.flinkinfer.runtime.TextTokenizer;
+import io.github.flinkinfer.runtime.card.Classification;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.ClassifierModel;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelFile;
-import io.github.flinkinfer.runtime.ModelFiles;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelFile;
+import io.github.flinkinfer.runtime.files.ModelFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

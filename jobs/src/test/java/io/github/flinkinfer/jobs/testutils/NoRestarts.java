@@ -2,7 +2,7 @@ package io.github.flinkinfer.jobs.testutils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.operators.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.JobID;

@@ -1,6 +1,5 @@
 package io.github.flinkinfer.operators.chunk;
 
-import io.github.flinkinfer.operators.OverlongPolicy;
 import java.io.Serializable;
 
 /**

@@ -1,7 +1,5 @@
 /**
- * Search-index support in the dataflow: token windows over long documents ({@link
- * io.github.flinkinfer.operators.chunk.TokenWindows}), doc-level pooling of chunk embeddings
- * ({@link io.github.flinkinfer.operators.chunk.DocPoolingFunction}) and the incremental-run cache
- * lookup ({@link io.github.flinkinfer.operators.chunk.SkipUnchangedFunction}).
+ * How a document is cut into token windows and which window a row came from ({@link
+ * io.github.flinkinfer.operators.chunk.ChunkRef}): pure Java, below the records that carry it.
  */
 package io.github.flinkinfer.operators.chunk;

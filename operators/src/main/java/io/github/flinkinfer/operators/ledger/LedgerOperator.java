@@ -1,7 +1,5 @@
 package io.github.flinkinfer.operators.ledger;
 
-import io.github.flinkinfer.operators.ErrorBudget;
-import io.github.flinkinfer.operators.ErrorBudgetExceededException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.operators.ledger;
 
-import io.github.flinkinfer.operators.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorReason;
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -1,6 +1,6 @@
 package io.github.flinkinfer.operators.models;
 
-import io.github.flinkinfer.runtime.ModelStore;
+import io.github.flinkinfer.runtime.card.ModelStore;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.flink.core.fs.FileSystem;

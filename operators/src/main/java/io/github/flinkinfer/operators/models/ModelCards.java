@@ -1,6 +1,6 @@
 package io.github.flinkinfer.operators.models;
 
-import io.github.flinkinfer.runtime.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelCard;
 import java.net.URI;
 import java.util.Locale;
 

@@ -1,18 +1,18 @@
 package io.github.flinkinfer.operators.sql;
 
-import io.github.flinkinfer.operators.BisectingRunner;
-import io.github.flinkinfer.operators.DevicePlacement;
-import io.github.flinkinfer.operators.ErrorReason;
-import io.github.flinkinfer.operators.ErrorRecord;
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
-import io.github.flinkinfer.operators.NonRecoverableLoadException;
-import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
+import io.github.flinkinfer.operators.errors.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.run.BisectingRunner;
+import io.github.flinkinfer.operators.run.DevicePlacement;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.ModelRuntime;
-import io.github.flinkinfer.runtime.TextTokenizer;
 import io.github.flinkinfer.runtime.TokenizedText;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

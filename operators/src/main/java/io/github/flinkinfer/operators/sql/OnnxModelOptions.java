@@ -1,7 +1,7 @@
 package io.github.flinkinfer.operators.sql;
 
-import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingOptions;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -16,9 +16,9 @@ public final class OnnxModelOptions {
                             + " e5-small-v2, each with an int8 -q variant) or the path of a model card"
                             + " JSON file.");
 
-    public static final ConfigOption<io.github.flinkinfer.runtime.InputKind> INPUT_KIND =
-            ConfigOptions.key("input-kind").enumType(io.github.flinkinfer.runtime.InputKind.class)
-                    .defaultValue(io.github.flinkinfer.runtime.InputKind.PASSAGE)
+    public static final ConfigOption<io.github.flinkinfer.runtime.card.InputKind> INPUT_KIND =
+            ConfigOptions.key("input-kind").enumType(io.github.flinkinfer.runtime.card.InputKind.class)
+                    .defaultValue(io.github.flinkinfer.runtime.card.InputKind.PASSAGE)
                     .withDescription("PASSAGE or QUERY: picks the card's input prefix (e5, bge).");
 
     public static final ConfigOption<String> DEVICE =

@@ -2,12 +2,12 @@ package io.github.flinkinfer.operators.sql;
 
 import static io.github.flinkinfer.operators.sql.OnnxModelOptions.*;
 
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.models.ModelCards;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.Device;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.RuntimeOptions;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;

@@ -1,8 +1,8 @@
 package io.github.flinkinfer.operators.sql;
 
-import io.github.flinkinfer.runtime.Classification;
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelTask;
+import io.github.flinkinfer.runtime.card.Classification;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelTask;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -160,7 +160,7 @@ final class OutputColumns implements Serializable {
         return failure(stage + "/" + reason, tokenCount);
     }
 
-    RowData failure(io.github.flinkinfer.operators.ErrorReason reason, int tokenCount) {
+    RowData failure(io.github.flinkinfer.operators.errors.ErrorReason reason, int tokenCount) {
         return failure(reason.qualified(), tokenCount);
     }
 

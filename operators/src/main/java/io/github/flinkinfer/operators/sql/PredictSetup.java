@@ -1,8 +1,8 @@
 package io.github.flinkinfer.operators.sql;
 
-import io.github.flinkinfer.operators.ModelRuntimeFactory;
-import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.chunk.OverlongPolicy;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import java.io.Serializable;
 
 /**

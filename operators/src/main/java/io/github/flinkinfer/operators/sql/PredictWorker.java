@@ -1,11 +1,11 @@
 package io.github.flinkinfer.operators.sql;
 
-import io.github.flinkinfer.operators.BisectingRunner;
-import io.github.flinkinfer.operators.ErrorRecord;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.operators.batch.Batch;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.LengthBucketBatcher;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.run.BisectingRunner;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 /**
  * Flink SQL front door: {@code CREATE MODEL ... WITH ('provider' = 'onnx')} and {@code
  * ML_PREDICT}, running the same {@link io.github.flinkinfer.operators.batch.LengthBucketBatcher}
- * and {@link io.github.flinkinfer.operators.BisectingRunner} as the DataStream job, in-process.
+ * and {@link io.github.flinkinfer.operators.run.BisectingRunner} as the DataStream job, in-process.
  *
  * <pre>{@code
  * CREATE MODEL minilm INPUT (text STRING) OUTPUT (embedding ARRAY<FLOAT>)

@@ -3,7 +3,6 @@ package io.github.flinkinfer.operators.chunk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.operators.OverlongPolicy;
 import io.github.flinkinfer.operators.chunk.TokenWindows.Window;
 import java.util.List;
 import org.junit.jupiter.api.Test;

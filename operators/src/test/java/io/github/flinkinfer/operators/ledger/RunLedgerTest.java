@@ -2,8 +2,8 @@ package io.github.flinkinfer.operators.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.operators.BatchMetrics;
-import io.github.flinkinfer.operators.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorReason;
+import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import org.junit.jupiter.api.Test;
 
 class RunLedgerTest {

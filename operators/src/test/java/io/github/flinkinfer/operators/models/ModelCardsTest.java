@@ -3,11 +3,11 @@ package io.github.flinkinfer.operators.models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.flinkinfer.runtime.ModelCard;
-import io.github.flinkinfer.runtime.ModelFile;
-import io.github.flinkinfer.runtime.ModelFileCache;
-import io.github.flinkinfer.runtime.ModelFiles;
-import io.github.flinkinfer.runtime.ModelIntegrityException;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelFile;
+import io.github.flinkinfer.runtime.files.ModelFileCache;
+import io.github.flinkinfer.runtime.files.ModelFiles;
+import io.github.flinkinfer.runtime.files.ModelIntegrityException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;

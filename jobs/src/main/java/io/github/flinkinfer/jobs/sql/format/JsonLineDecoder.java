@@ -3,7 +3,7 @@ package io.github.flinkinfer.jobs.sql.format;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.io.JsonDocuments;
 import io.github.flinkinfer.jobs.io.RawLine;
-import io.github.flinkinfer.operators.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorReason;
 import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.List;

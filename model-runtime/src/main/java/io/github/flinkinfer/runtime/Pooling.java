@@ -1,9 +1,0 @@
-package io.github.flinkinfer.runtime;
-
-/** How token vectors become one sentence vector. */
-public enum Pooling {
-    /** Average of the token vectors under the attention mask (sentence-transformers default). */
-    MEAN,
-    /** The first ([CLS]) token's vector. */
-    CLS
-}

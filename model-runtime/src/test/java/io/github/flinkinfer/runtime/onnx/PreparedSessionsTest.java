@@ -1,0 +1,142 @@
+package io.github.flinkinfer.runtime.onnx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.SampleTexts;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.files.ModelIntegrityException;
+import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sessions prepared ahead are taken by the loads that match them, once each, give the outputs of
+ * a session created at the load, and are closed when nobody took them; the check of their model's
+ * bytes can be waited for on its own.
+ */
+class PreparedSessionsTest {
+    private static final ModelCard CARD = ModelCard.builtIn("all-minilm-l6-v2-q");
+
+    @Test
+    void eachPreparedSessionIsTakenOnceThenLoadsCreateTheirOwn() {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        List<int[]> batch = batch(options);
+        float[][] fresh;
+        try (OnnxModel model = OnnxModel.load(CARD, options)) {
+            assertThat(model.loadTimes().prepared()).isFalse();
+            fresh = model.infer(batch).vectors();
+        }
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 2);
+                OnnxModel first = OnnxModel.load(CARD, options);
+                OnnxModel second = OnnxModel.load(CARD, options);
+                OnnxModel third = OnnxModel.load(CARD, options)) {
+            assertThat(first.loadTimes().prepared()).isTrue();
+            assertThat(second.loadTimes().prepared()).isTrue();
+            assertThat(first.ortSession()).isNotSameAs(second.ortSession());
+            assertThat(third.loadTimes().prepared()).as("only two were prepared").isFalse();
+            assertThat(ahead.untaken()).isZero();
+            assertThat(first.infer(batch).vectors()).isDeepEqualTo(fresh);
+            assertThat(second.infer(batch).vectors()).isDeepEqualTo(fresh);
+        }
+    }
+
+    @Test
+    void aLoadWithOtherSessionSettingsDoesNotTakeThem() {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 1)) {
+            try (OnnxModel other = OnnxModel.load(CARD, new RuntimeOptions(Device.CPU, 1, "basic", 0))) {
+                assertThat(other.loadTimes().prepared()).isFalse();
+            }
+            assertThat(ahead.untaken()).isEqualTo(1);
+            // the maximum sequence length is the tokenizer's, not the session's: still taken
+            try (OnnxModel same = OnnxModel.load(CARD, options.withMaxSequenceLength(64))) {
+                assertThat(same.loadTimes().prepared()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void untakenSessionsAreClosedWithTheirBatch() {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 2);
+        assertThat(ahead.untaken()).isEqualTo(2);
+        ahead.close();
+        assertThat(ahead.untaken()).isZero();
+        try (OnnxModel model = OnnxModel.load(CARD, options)) {
+            assertThat(model.loadTimes().prepared()).as("closed sessions are not handed out").isFalse();
+        }
+    }
+
+    @Test
+    void aSharedSessionTakesOnePreparedSession() {
+        RuntimeOptions shared = RuntimeOptions.defaults().withShareSession(true);
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, shared, 1);
+                OnnxModel first = OnnxModel.load(CARD, shared);
+                OnnxModel second = OnnxModel.load(CARD, shared)) {
+            assertThat(first.ortSession()).isSameAs(second.ortSession());
+            assertThat(first.loadTimes().prepared()).isTrue();
+            assertThat(ahead.untaken()).isZero();
+        }
+    }
+
+    @Test
+    void theDriverWaitsForTheSessionsCheckOfTheirModelInsteadOfHashingItAgain(@TempDir Path dir) throws Exception {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 1)) {
+            ahead.awaitVerified();
+            try (OnnxModel model = OnnxModel.load(CARD, options)) {
+                assertThat(model.loadTimes().prepared()).isTrue();
+            }
+        }
+
+        ModelCard tampered = tamperedCopy(dir);
+        String cache = System.getProperty(OptimizedGraphCache.PROPERTY);
+        System.setProperty(OptimizedGraphCache.PROPERTY, "off"); // so the session reads the original
+        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(tampered, options, 1)) {
+            assertThatThrownBy(ahead::awaitVerified)
+                    .isInstanceOf(ModelIntegrityException.class)
+                    .hasMessageContaining("Checksum mismatch")
+                    .hasMessageContaining(dir.resolve("model.onnx").toString());
+        } finally {
+            if (cache == null) {
+                System.clearProperty(OptimizedGraphCache.PROPERTY);
+            } else {
+                System.setProperty(OptimizedGraphCache.PROPERTY, cache);
+            }
+        }
+    }
+
+    /** The built-in int8 model copied into {@code dir} with one byte of its graph flipped. */
+    private static ModelCard tamperedCopy(Path dir) throws Exception {
+        for (String name : List.of("all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json")) {
+            try (InputStream in = PreparedSessionsTest.class.getClassLoader().getResourceAsStream(name)) {
+                Files.copy(in, dir.resolve(name.endsWith(".onnx") ? "model.onnx" : "tokenizer.json"));
+            }
+        }
+        byte[] bytes = Files.readAllBytes(dir.resolve("model.onnx"));
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(dir.resolve("model.onnx"), bytes);
+        Path card = dir.resolve("card.json");
+        Files.writeString(card, CARD.toJson()
+                .replace("classpath:all-minilm-l6-v2-q.onnx", "model.onnx")
+                .replace("classpath:all-minilm-l6-v2-q-tokenizer.json", "tokenizer.json"));
+        return ModelCard.load(card);
+    }
+
+    private static List<int[]> batch(RuntimeOptions options) {
+        List<int[]> batch = new ArrayList<>();
+        try (TextTokenizer tokenizer = TextTokenizer.load(CARD, options)) {
+            for (String text : SampleTexts.texts(12)) {
+                batch.add(tokenizer.encode(text).ids());
+            }
+        }
+        return batch;
+    }
+}

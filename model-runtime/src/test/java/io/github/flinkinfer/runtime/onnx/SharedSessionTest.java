@@ -1,0 +1,75 @@
+package io.github.flinkinfer.runtime.onnx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkinfer.runtime.Device;
+import io.github.flinkinfer.runtime.DeviceUnavailableException;
+import io.github.flinkinfer.runtime.card.ModelCard;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Session sharing with the real runtime, on CPU (forced on: CPU does not share by default). */
+class SharedSessionTest {
+    private static final ModelCard CARD = ModelCard.builtIn("all-minilm-l6-v2-q");
+
+    @Test
+    void twoUsersShareOneSessionLoadedOnceAndClosedWithTheLast() throws Exception {
+        RuntimeOptions shared = RuntimeOptions.defaults().withShareSession(true);
+        SharedResources<OnnxModel.SessionKey, OnnxModel.SharedSession> registry =
+                OnnxModel.sharedSessions();
+        long loadsBefore = registry.loads();
+        int keysBefore = registry.size();
+        OnnxModel first = OnnxModel.load(CARD, shared);
+        OnnxModel second = OnnxModel.load(CARD, shared.withMaxSequenceLength(64));
+        try {
+            assertThat(second.ortSession()).isSameAs(first.ortSession());
+            assertThat(registry.loads()).isEqualTo(loadsBefore + 1); // the second did not reload
+            assertThat(registry.size()).isEqualTo(keysBefore + 1);
+            // each user keeps its own buffers: both run, with the same result
+            List<int[]> batch = List.of(new int[] {101, 7592, 2088, 102});
+            assertThat(second.infer(batch).vectors()).isDeepEqualTo(first.infer(batch).vectors());
+        } finally {
+            first.close();
+        }
+        assertThat(second.infer(List.of(new int[] {101, 102})).vectors()).hasNumberOfRows(1);
+        second.close();
+        assertThat(registry.size()).isEqualTo(keysBefore);
+        // the session is closed: ORT refuses to run it
+        assertThatThrownBy(() -> second.ortSession().run(java.util.Map.of()))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void cpuDoesNotShareByDefaultAndOtherSettingsGetTheirOwnSession() {
+        assertThat(RuntimeOptions.defaults().sharesSession()).isFalse();
+        assertThat(RuntimeOptions.defaults().withDevice(Device.parse("auto")).sharesSession()).isTrue();
+        assertThat(RuntimeOptions.defaults().withDevice(Device.parse("cuda:1")).sharesSession()).isTrue();
+        assertThat(RuntimeOptions.defaults().withDevice(Device.parse("auto")).withShareSession(false)
+                .sharesSession()).isFalse();
+
+        try (OnnxModel a = OnnxModel.load(CARD, RuntimeOptions.defaults());
+                OnnxModel b = OnnxModel.load(CARD, RuntimeOptions.defaults())) {
+            assertThat(a.ortSession()).isNotSameAs(b.ortSession());
+        }
+        RuntimeOptions shared = RuntimeOptions.defaults().withShareSession(true);
+        try (OnnxModel a = OnnxModel.load(CARD, shared);
+                OnnxModel b = OnnxModel.load(CARD, shared.withIntraOpThreads(2))) {
+            assertThat(a.ortSession()).isNotSameAs(b.ortSession());
+        }
+    }
+
+    @Test
+    void autoStillFallsBackToCpuWhenSharedAndWithCudaOptions() {
+        RuntimeOptions auto = RuntimeOptions.defaults().withDevice(Device.parse("auto"))
+                .withCuda(RuntimeOptions.parseBytes("2g"), "same-as-requested");
+        try (OnnxModel a = OnnxModel.load(CARD, auto);
+                OnnxModel b = OnnxModel.load(CARD, auto)) {
+            assertThat(a.device()).isEqualTo(Device.CPU);
+            assertThat(b.ortSession()).isSameAs(a.ortSession());
+        }
+        assertThatThrownBy(() -> OnnxModel.load(CARD, auto.withDevice(Device.parse("cuda"))))
+                .isInstanceOf(DeviceUnavailableException.class)
+                .hasMessageContaining("cuda:0");
+    }
+}

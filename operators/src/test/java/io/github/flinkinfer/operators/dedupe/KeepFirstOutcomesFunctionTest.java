@@ -1,0 +1,186 @@
+package io.github.flinkinfer.operators.dedupe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.errors.ErrorReason;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keep-first after inference in Flink's harnesses: the ids pass ({@link KeepFirstOutcomesFunction},
+ * keyed, on marks and error rows) and the result filter ({@link DuplicateResultFilter}, its
+ * dropped positions broadcast). The document with the smallest position keeps its outcome (a
+ * result or an error row) whatever order the outcomes arrive in, each other document becomes one
+ * duplicate_id row as the dedupe before tokenization wrote it, and the dropped outcomes are
+ * handed to the ledger.
+ */
+class KeepFirstOutcomesFunctionTest {
+
+    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened() throws Exception {
+        return opened(new KeepFirstOutcomesFunction.IdKey());
+    }
+
+    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened(
+            KeySelector<DocumentOutcome, Long> key) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String>(
+                new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()), key, Types.LONG);
+        h.open();
+        return h;
+    }
+
+    static InferenceResult result(String id, String source) {
+        InferenceResult r = new InferenceResult();
+        r.id = id;
+        r.source = source;
+        r.vector = new float[] {1f};
+        return r;
+    }
+
+    static DocumentOutcome failed(String id, String source, ErrorReason reason) {
+        return DocumentOutcome.of(ErrorRecord.of(id, source, reason, "failed", 1));
+    }
+
+    /** Every document's mark and outcome (a result or an error row): "a" three times (f:10 result, f:9 too long, g:1 inference failed), "b" once. */
+    static List<Object> corpus() {
+        List<Object> all = new ArrayList<>();
+        all.add(DocumentOutcome.mark(new Document("a", "late", "f:10")));
+        all.add(result("a", "f:10"));
+        all.add(DocumentOutcome.mark(new Document("a", "earlier", "f:9")));
+        all.add(failed("a", "f:9", ErrorReason.TOO_LONG));
+        all.add(DocumentOutcome.mark(new Document("a", "other file", "g:1")));
+        all.add(failed("a", "g:1", ErrorReason.INFERENCE_FAILED));
+        all.add(DocumentOutcome.mark(new Document("b", "only", "f:1")));
+        all.add(result("b", "f:1"));
+        return all;
+    }
+
+    record Run(List<String> kept, List<String> errors, List<String> dropped) {}
+
+    static Run run(List<Object> outcomes) throws Exception {
+        return run(outcomes, new KeepFirstOutcomesFunction.IdKey());
+    }
+
+    static Run run(List<Object> outcomes, KeySelector<DocumentOutcome, Long> key) throws Exception {
+        List<String> droppedPositions;
+        List<String> errors;
+        List<String> dropped = new ArrayList<>();
+        try (var h = opened(key)) {
+            for (Object o : outcomes) {
+                if (o instanceof DocumentOutcome keyed) {
+                    h.processElement(keyed, 0);
+                }
+            }
+            assertThat(h.extractOutputValues()).isEmpty(); // held until the key ends
+            h.processWatermark(Long.MAX_VALUE);
+            droppedPositions = h.extractOutputValues();
+            errors = h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue)
+                    .map(e -> e.id + "@" + e.source + " " + e.reason + " " + e.message + " " + e.inputLength
+                            + " " + e.inputSha256)
+                    .sorted().toList();
+            var droppedOut = h.getSideOutput(KeepFirstOutcomesFunction.DROPPED);
+            if (droppedOut != null) {
+                droppedOut.stream().map(StreamRecord::getValue).forEach(o -> dropped.add(o.source + " " + o.error.reason));
+            }
+        }
+        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(
+                new DuplicateResultFilter())) {
+            f.open();
+            for (String position : droppedPositions) {
+                f.processElement2(position, 0);
+            }
+            f.endInput2();
+            for (Object o : outcomes) {
+                if (o instanceof InferenceResult r) {
+                    f.processElement1(r, 0);
+                }
+            }
+            List<String> kept = f.extractOutputValues().stream().map(r -> r.id + "@" + r.source).sorted().toList();
+            var droppedResults = f.getSideOutput(DuplicateResultFilter.DROPPED);
+            if (droppedResults != null) {
+                droppedResults.stream().map(StreamRecord::getValue).forEach(r -> dropped.add(r.source + " result"));
+            }
+            return new Run(kept, errors, dropped.stream().sorted().toList());
+        }
+    }
+
+    @Test
+    void keepsTheSmallestPositionsOutcomeAndWritesOneDuplicateRowPerOtherDocument() throws Exception {
+        Run r = run(corpus());
+        assertThat(r.kept()).containsExactly("b@f:1");
+        String sha = ErrorRecord.of("a", "f:10", ErrorReason.DUPLICATE_ID, null, 1).withInput("late").inputSha256;
+        assertThat(r.errors()).hasSize(3).contains(
+                "a@f:9 too_long failed -1 null", // kept: f:9 < f:10 numerically; its own error row
+                "a@f:10 duplicate_id the record at f:9 has the same id and is kept 4 " + sha);
+        assertThat(r.errors()).filteredOn(e -> e.startsWith("a@g:1"))
+                .singleElement().asString().startsWith("a@g:1 duplicate_id the record at f:9 has the same id");
+        assertThat(r.dropped()).containsExactly("f:10 result", "g:1 inference_failed");
+    }
+
+    @Test
+    void theOutcomeDoesNotDependOnArrivalOrder() throws Exception {
+        Run expected = run(corpus());
+        Random random = new Random(23);
+        for (int i = 0; i < 20; i++) {
+            List<Object> shuffled = new ArrayList<>(corpus());
+            Collections.shuffle(shuffled, random);
+            assertThat(run(shuffled)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void idsWhoseHashesCollideAreToldApart() throws Exception {
+        Run expected = run(corpus());
+        assertThat(run(corpus(), o -> 42L)).isEqualTo(expected); // every id on one key
+        List<Object> shuffled = new ArrayList<>(corpus());
+        Collections.shuffle(shuffled, new Random(7));
+        assertThat(run(shuffled, o -> 42L)).isEqualTo(expected);
+        assertThat(KeepFirstOutcomesFunction.IdKey.of("a")).isNotEqualTo(KeepFirstOutcomesFunction.IdKey.of("b"))
+                .isEqualTo(KeepFirstOutcomesFunction.IdKey.of(new String("a")));
+    }
+
+    @Test
+    void anIdSeenOnceBroadcastsNothing() throws Exception {
+        try (var h = opened()) {
+            h.processElement(DocumentOutcome.mark(new Document("b", "only", "f:1")), 0);
+            h.processElement(failed("c", "f:2", ErrorReason.TOO_LONG), 0);
+            h.processElement(DocumentOutcome.mark(new Document("c", "too long", "f:2")), 0);
+            h.processWatermark(Long.MAX_VALUE);
+            assertThat(h.extractOutputValues()).isEmpty();
+            assertThat(h.getSideOutput(Outputs.ERRORS)).extracting(r -> r.getValue().reason)
+                    .containsExactly(ErrorReason.TOO_LONG.code());
+        }
+    }
+
+    @Test
+    void theFilterReadsEveryPositionBeforeAResult() throws Exception {
+        var filter = new DuplicateResultFilter();
+        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(filter)) {
+            f.open();
+            assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.SECOND);
+            f.processElement2("f:10", 0);
+            assertThatThrownBy(() -> f.processElement1(result("a", "f:1"), 0)).hasMessageContaining("before every");
+            f.endInput2();
+            assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.FIRST);
+        }
+    }
+
+    @Test
+    void documentOutcomesSayWhetherTheyReachedTheModel() {
+        assertThat(failed("a", "f:1", ErrorReason.INFERENCE_FAILED).reachedModel()).isTrue();
+        assertThat(failed("a", "f:1", ErrorReason.TOO_LONG).reachedModel()).isFalse();
+    }
+}
