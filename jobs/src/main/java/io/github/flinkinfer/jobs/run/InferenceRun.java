@@ -152,8 +152,7 @@ public final class InferenceRun {
                 model != null ? model : ModelRuntimeFactory.onnx(card, spec.runtime()), task);
         verifyModelFiles(card, ahead); // before anything is written or submitted
         if (!(env instanceof EmbeddedEnvironment)) { // the embedded cluster sizes itself
-            System.out.println(TaskManagerNetwork.preflight(env.getConfiguration(), env.getStreamGraph(false),
-                    env.getParallelism()));
+            networkPreflight(env);
         }
         java.util.Map<String, Object> info = RunInfo.of(spec,
                 io.github.flinkinfer.jobs.io.CommitReceipts.sinks(env));
@@ -340,5 +339,24 @@ public final class InferenceRun {
     public static void print(RunSummary summary, String output, PrintStream console) {
         summary.print(console);
         console.println("  report             " + RunOutput.of(output, summary.runId).report("html"));
+    }
+
+    /**
+     * The cluster's network memory pre-flight ({@link TaskManagerNetwork#preflight}): its line, or
+     * its refusal. A job graph the client cannot build ahead of submission (some sinks' topologies
+     * are only settled at submission) skips the advisory line rather than the run.
+     */
+    private static void networkPreflight(StreamExecutionEnvironment env) {
+        String line;
+        try {
+            line = TaskManagerNetwork.preflight(env.getConfiguration(), env.getStreamGraph(false), env.getParallelism());
+        } catch (IllegalArgumentException refused) {
+            throw refused;
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(InferenceRun.class)
+                    .debug("Network memory pre-flight skipped: the job graph could not be built ahead", e);
+            return;
+        }
+        System.out.println(line);
     }
 }
