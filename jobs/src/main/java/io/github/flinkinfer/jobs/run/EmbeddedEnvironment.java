@@ -124,8 +124,15 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
             clusters.expectNetworkBytes(0);
             return super.executeAsync(streamGraph);
         }
-        TaskManagerNetwork.Need need = TaskManagerNetwork.of(TaskManagerNetwork.embeddedSizing(getConfiguration()),
-                streamGraph, getParallelism());
+        TaskManagerNetwork.Need need;
+        try {
+            need = TaskManagerNetwork.of(TaskManagerNetwork.embeddedSizing(getConfiguration()), streamGraph,
+                    getParallelism());
+        } catch (RuntimeException e) { // a graph Flink can only settle at submission: the early estimate stands
+            LOG.debug("Network memory not sized from the job graph", e);
+            clusters.expectNetworkBytes(0);
+            return super.executeAsync(streamGraph);
+        }
         int taskManagers = getConfiguration().get(TaskManagerOptions.MINI_CLUSTER_NUM_TASK_MANAGERS);
         int slots = getConfiguration().getOptional(TaskManagerOptions.NUM_TASK_SLOTS)
                 .orElse(MathUtils.divideRoundUp(need.widest(), taskManagers));
