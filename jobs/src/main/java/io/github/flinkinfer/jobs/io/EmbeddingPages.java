@@ -1,5 +1,10 @@
 package io.github.flinkinfer.jobs.io;
 
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FLOAT;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32;
+
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.chunk.ChunkRef;
 import java.io.IOException;
@@ -8,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -25,6 +31,7 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * One Parquet file of {@link EmbeddingParquetWriter#SCHEMA} rows, its data pages encoded here a
@@ -42,6 +49,10 @@ import org.apache.parquet.schema.MessageType;
  * floats (all columns end their pages on the same row), a row group at {@link #ROW_GROUP_BYTES}
  * of compressed pages, as parquet-java's defaults. Statistics as before: min/max and null counts
  * for every column but the embedding.
+ *
+ * <p>Each column is bound to the schema's by name, once, at construction ({@link Binding}): a
+ * schema whose columns are renamed, moved, retyped or added fails there, naming the column, and
+ * never writes one column's values under another's name ({@code EmbeddingPagesSchemaTest}).
  */
 final class EmbeddingPages implements BulkWriter<InferenceResult> {
     /** Floats per page, in bytes: parquet-java's default page size. */
@@ -90,6 +101,23 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         this.footer = footer;
         this.pageBytes = pageBytes;
         this.rowGroupBytes = rowGroupBytes;
+        Binding bind = new Binding(schema);
+        id = bind.column("id", BINARY, Strings::new);
+        embedding = bind.column(EmbeddingParquetWriter.VECTOR_COLUMN, FLOAT, Vectors::new);
+        model = bind.column("model", BINARY, Strings::new);
+        modelVersion = bind.column("model_version", BINARY, Strings::new);
+        tokenCount = bind.column("token_count", INT32, Ints::new);
+        originalTokenCount = bind.column("original_token_count", INT32, Ints::new);
+        truncated = bind.column("truncated", BOOLEAN, Booleans::new);
+        source = bind.column("source", BINARY, Strings::new);
+        docId = bind.column("doc_id", BINARY, Strings::new);
+        chunkIndex = bind.column("chunk_index", INT32, Ints::new);
+        chunkCount = bind.column("chunk_count", INT32, Ints::new);
+        tokenStart = bind.column("token_start", INT32, Ints::new);
+        tokenEnd = bind.column("token_end", INT32, Ints::new);
+        contentSha256 = bind.column("content_sha256", BINARY, Strings::new);
+        embedSettings = bind.column("embed_settings", BINARY, Strings::new);
+        columns = bind.all();
         this.file = new ParquetFileWriter(new Output(out), schema, ParquetFileWriter.Mode.CREATE, rowGroupBytes, 0,
                 ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
                 ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
@@ -98,27 +126,6 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         conf.setInt("parquet.compression.codec.zstd.level", ZSTD_LEVEL);
         this.codecs = new CodecFactory(conf, pageBytes);
         this.zstd = codecs.getCompressor(CompressionCodecName.ZSTD);
-        List<ColumnDescriptor> d = schema.getColumns();
-        id = new Strings(d.get(0));
-        embedding = new Vectors(d.get(1));
-        model = new Strings(d.get(2));
-        modelVersion = new Strings(d.get(3));
-        tokenCount = new Ints(d.get(4));
-        originalTokenCount = new Ints(d.get(5));
-        truncated = new Booleans(d.get(6));
-        source = new Strings(d.get(7));
-        docId = new Strings(d.get(8));
-        chunkIndex = new Ints(d.get(9));
-        chunkCount = new Ints(d.get(10));
-        tokenStart = new Ints(d.get(11));
-        tokenEnd = new Ints(d.get(12));
-        contentSha256 = new Strings(d.get(13));
-        embedSettings = new Strings(d.get(14));
-        columns = List.of(id, embedding, model, modelVersion, tokenCount, originalTokenCount, truncated, source,
-                docId, chunkIndex, chunkCount, tokenStart, tokenEnd, contentSha256, embedSettings);
-        if (d.size() != columns.size()) {
-            throw new IllegalStateException("the schema has " + d.size() + " columns, the writer " + columns.size());
-        }
         file.start();
     }
 
@@ -184,6 +191,72 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
             file.end(footer);
         } finally {
             codecs.release();
+        }
+    }
+
+    /** The leaf columns this writer encodes, by dotted path, in the schema's order. */
+    List<String> columnNames() {
+        return columns.stream().map(c -> path(c.descriptor)).toList();
+    }
+
+    private static String path(ColumnDescriptor d) {
+        return String.join(".", d.getPath());
+    }
+
+    /**
+     * Binds the writer's columns to the schema's by name, once, at construction: each named column
+     * must be the schema's next one (the file's columns are written in the schema's order), of the
+     * physical type this writer encodes, with levels of 0 or 1 (the RLE runs here are one bit wide;
+     * only the embedding repeats); and no schema column may be left unwritten. A schema that
+     * drifts (a column renamed, moved, retyped, added) fails here, naming the column, instead of
+     * writing one column's values under another's name.
+     */
+    private static final class Binding {
+        private final List<ColumnDescriptor> declared;
+        private final List<Column> bound = new ArrayList<>();
+
+        Binding(MessageType schema) {
+            this.declared = schema.getColumns();
+        }
+
+        <C extends Column> C column(String name, PrimitiveTypeName type, Function<ColumnDescriptor, C> kind) {
+            List<String> names = declaredNames();
+            int at = names.indexOf(name);
+            if (at < 0) {
+                throw new IllegalStateException("the Parquet writer's column " + name + " is not in the schema "
+                        + names);
+            }
+            ColumnDescriptor d = declared.get(at);
+            if (at != bound.size()) {
+                throw new IllegalStateException("the Parquet writer's column " + name + " is column " + at
+                        + " of the schema, the writer's " + bound.size() + ": schema " + names);
+            }
+            if (d.getPrimitiveType().getPrimitiveTypeName() != type) {
+                throw new IllegalStateException("the Parquet writer's column " + name + " is "
+                        + d.getPrimitiveType().getPrimitiveTypeName() + " in the schema, the writer encodes " + type);
+            }
+            int repetition = name.equals(EmbeddingParquetWriter.VECTOR_COLUMN) ? 1 : 0;
+            if (d.getMaxRepetitionLevel() != repetition || d.getMaxDefinitionLevel() > 1) {
+                throw new IllegalStateException("the Parquet writer's column " + name + " has repetition/definition"
+                        + " levels " + d.getMaxRepetitionLevel() + "/" + d.getMaxDefinitionLevel()
+                        + " in the schema, the writer encodes " + repetition + "/0 or " + repetition + "/1");
+            }
+            C column = kind.apply(d);
+            bound.add(column);
+            return column;
+        }
+
+        /** The bound columns, once every one of the schema's is. */
+        List<Column> all() {
+            if (bound.size() != declared.size()) {
+                throw new IllegalStateException("the schema's column " + path(declared.get(bound.size()))
+                        + " has no writer: schema " + declaredNames());
+            }
+            return List.copyOf(bound);
+        }
+
+        private List<String> declaredNames() {
+            return declared.stream().map(EmbeddingPages::path).toList();
         }
     }
 
