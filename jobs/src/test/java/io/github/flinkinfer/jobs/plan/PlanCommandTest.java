@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code plan}'s options: --input as before (now with the cluster sizing), --workload instead of it, never both. */
+/** {@code plan}'s options: --input as before, --workload instead of it, never both. */
 class PlanCommandTest {
     @TempDir Path dir;
 
@@ -33,8 +33,7 @@ class PlanCommandTest {
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(code).as(text).isZero();
         assertThat(text).contains("60 records; sampled 24", "token-length histogram", "chosen: --bucket-edges",
-                "forecast: 60 records", "cluster sizing at --parallelism 2 (embed's job graph):",
-                "per TaskManager of 2 slot(s)");
+                "forecast: 60 records");
     }
 
     @Test
