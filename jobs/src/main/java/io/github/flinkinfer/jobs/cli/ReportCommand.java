@@ -6,6 +6,7 @@ import io.github.flinkinfer.jobs.push.PushOptions;
 import io.github.flinkinfer.jobs.push.RunMetrics;
 import io.github.flinkinfer.jobs.report.RunReports;
 import io.github.flinkinfer.jobs.report.RunSummary;
+import io.github.flinkinfer.jobs.spec.RunDescription;
 import io.github.flinkinfer.jobs.run.InferenceRun;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -15,8 +16,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code report}: rebuilds {@code report-<run-id>.json/.html} and the console summary from the
  * ledger the job of any run wrote at its end (never its records), where it lies (a path or any Flink file
- * system: s3://, hdfs://, ...), and judges it as the driver would (the quality floor recorded in
- * its run info, and a workload card's clauses with {@code --fail-on-missed-contract}). For a run submitted detached, {@code --mark-success} then writes the success
+ * system: s3://, hdfs://, ...), and judges it as the driver would, from the spec its run-info
+ * recorded as data (the quality floor, and a workload card's clauses with {@code
+ * --fail-on-missed-contract}), never from its flags. For a run submitted detached, {@code --mark-success} then writes the success
  * marker the driver could not.
  *
  * <pre>{@code
@@ -48,7 +50,7 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         io.github.flinkinfer.jobs.run.FlinkDefaults.initializeFileSystems(); // as a run does
         RunOutput out = RunOutput.of(output, runId);
-        RunSummary report = RunReports.read(out); // refuses a run whose job wrote no ledger
+        RunSummary report = RunSummary.read(out); // refuses a run whose job wrote no ledger
         RunReports.write(report, out);
         report.print(System.out);
         System.out.println("  report: " + out.report("html"));
@@ -56,16 +58,14 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The driver's verdicts again, from the settings the run recorded; then the marker when asked. */
+    /** The driver's verdicts again, from the spec the run recorded; then the marker when asked. */
     private void judge(RunSummary report, RunOutput out) throws java.io.IOException {
-        JsonNode settings = report.runInfo == null ? null : report.runInfo.path("settings");
-        if (settings != null && settings.path("--quality-sample").asInt() > 0) {
-            JsonNode meanFloor = settings.path("--quality-mean-floor");
-            InferenceRun.judge(report, settings.path("--quality-floor").asDouble(),
-                    meanFloor.isNumber() ? meanFloor.asDouble() : null,
-                    settings.path("--quality-reference").asText("the run's fp32 model"), out);
+        RunDescription spec = report.spec;
+        if (spec != null && spec.quality().sample() > 0) {
+            RunDescription.Quality q = spec.quality();
+            InferenceRun.judge(report, q.floor(), q.meanFloor(), q.reference(), out);
         }
-        if (report.workloadVerdicts != null && settings.path("--fail-on-missed-contract").asBoolean()) {
+        if (report.workloadVerdicts != null && spec != null && spec.failOnMissedContract()) {
             io.github.flinkinfer.jobs.report.WorkloadVerdicts.enforce(report.workloadVerdicts);
         }
         if (markSuccess) {

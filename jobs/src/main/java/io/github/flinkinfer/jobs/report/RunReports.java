@@ -6,27 +6,17 @@ import io.github.flinkinfer.jobs.io.RunOutput;
 import java.io.IOException;
 
 /**
- * A run's report as the driver and {@code report} both make it: the summary of the job's ledger
- * with a workload card's verdicts, and its files {@code report-<run-id>.json} and the
- * self-contained {@code report-<run-id>.html}.
+ * A run's report files as the driver and {@code report} both write them from its summary (the
+ * job's ledger with a workload card's verdicts, {@link RunSummary#read}): {@code
+ * report-<run-id>.json} and the self-contained {@code report-<run-id>.html}.
  *
  * <pre>{@code
- * RunSummary s = RunReports.read(out);
+ * RunSummary s = RunSummary.read(out);
  * RunReports.write(s, out);
  * }</pre>
  */
 public final class RunReports {
     private RunReports() {}
-
-    /** The run's summary ({@link RunSummary#read}) judged against its workload card, if any. */
-    public static RunSummary read(RunOutput out) throws IOException {
-        RunSummary s = RunSummary.read(out);
-        if (s.workload != null) {
-            long submitted = s.runInfo == null ? 0 : s.runInfo.path("submittedAtMillis").asLong(0);
-            s.workloadVerdicts = WorkloadVerdicts.judge(s.workload, s, submitted);
-        }
-        return s;
-    }
 
     /** Writes {@code report-<run-id>.json} and {@code report-<run-id>.html}. */
     public static void write(RunSummary s, RunOutput out) throws IOException {

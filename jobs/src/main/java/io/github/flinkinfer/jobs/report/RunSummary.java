@@ -1,8 +1,10 @@
 package io.github.flinkinfer.jobs.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.io.RunOutput;
+import io.github.flinkinfer.jobs.spec.RunDescription;
 import io.github.flinkinfer.jobs.workload.WorkloadContract;
 import io.github.flinkinfer.jobs.workload.WorkloadVerdict;
 import io.github.flinkinfer.operators.ledger.Reconciliation;
@@ -11,7 +13,7 @@ import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,74 +21,85 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Job-wide totals, cost and chart series of one run, computed from the ledger its job wrote
+ * Job-wide totals, cost and chart series of one run, computed once from the ledger its job wrote
  * ({@link RunLedger}: counts, fixed-size histograms, a bounded time line per subtask), never from
- * its records, so the driver's work after a job and {@code report}'s are O(subtasks + sources)
- * and both give the same numbers. Batch latency percentiles come from a histogram of all batches
- * of all subtasks (within 10% of the exact nearest rank); they are never averaged across subtasks.
+ * its records, and from the run's description read back as data ({@link RunDescription} in its
+ * run-info, never its flags), so the driver's work after a job and {@code report}'s are O(subtasks
+ * + sources) and both give the same numbers. Immutable: the driver hands its own measurements (the
+ * embedded cluster's start) to the one factory instead of patching the result. Batch latency
+ * percentiles come from a histogram of all batches of all subtasks (within 10% of the exact nearest
+ * rank); they are never averaged across subtasks.
+ *
+ * <pre>{@code
+ * RunSummary s = RunSummary.read(out, clusterStart); // clusterStart: null when rebuilt by report
+ * s.print(System.out);
+ * }</pre>
  */
 public final class RunSummary {
 
-    public String runId;
-    public String model;
+    public final String runId;
+    public final String model;
     /** Inputs read from every source (the ledger's {@code readBySource}). */
-    public long read;
+    public final long read;
     /** Inputs dropped as duplicate ids (error rows with reason duplicate_id, never in {@link #failed}). */
-    public long duplicates;
-    public long succeeded;
+    public final long duplicates;
+    public final long succeeded;
     /**
      * Chunked moderation runs: documents that got a verdict ({@code succeeded}, {@code failed}
      * and the rates count windows there); {@code null} otherwise.
      */
-    public Long documents;
+    public final Long documents;
     /** Inputs that failed, each once with a reason (error rows other than duplicates; {@link RunCounts}). */
-    public long failed;
+    public final long failed;
     /** Incremental runs: documents not inferred because an earlier run's rows were reused. */
-    public long skippedUnchanged;
+    public final long skippedUnchanged;
     /** Tokens those documents would have run through the model. */
-    public long skippedTokens;
+    public final long skippedTokens;
     /** {@link #failed} by {@code stage/reason} (duplicates apart, in {@link #duplicates}). */
-    public Map<String, Long> errorsByReason = new TreeMap<>();
-    public long batches;
-    public long realTokens;
-    public long paddedTokens;
-    public double paddingEfficiency;
-    public long retries;
-    public int subtasks;
+    public final Map<String, Long> errorsByReason;
+    public final long batches;
+    public final long realTokens;
+    public final long paddedTokens;
+    public final double paddingEfficiency;
+    public final long retries;
+    public final int subtasks;
     /** Wall time of the whole job (driver-measured; from the records when rebuilt). */
-    public double wallSeconds;
+    public final double wallSeconds;
     /** Job-wide: successful items / wall seconds (start-up, load and idle included). */
-    public double itemsPerSecond;
+    public final double itemsPerSecond;
     /** Job-wide: real (unpadded) tokens / wall seconds. */
-    public double realTokensPerSecond;
-    public Map<String, Double> batchLatencyMs = new LinkedHashMap<>();
-    public Map<String, Double> phaseTotalsMs = new LinkedHashMap<>();
+    public final double realTokensPerSecond;
+    public final Map<String, Double> batchLatencyMs;
+    public final Map<String, Double> phaseTotalsMs;
     /** What bounds the run: device busy and the host stage that kept it waiting (docs/measurement.md). */
-    public io.github.flinkinfer.jobs.report.RunBound bound;
-    public Cost cost = new Cost();
-    public Quality quality = new Quality();
-    public Series series = new Series();
-    /** Settings, model, versions and machine, from {@code run-info-<run-id>.json} when present. */
-    public JsonNode runInfo;
+    public final RunBound bound;
+    public final Cost cost;
+    public final Quality quality;
+    public final Series series;
+    /** Settings, spec, model, versions and machine, from {@code run-info-<run-id>.json} when present. */
+    public final JsonNode runInfo;
     /** {@code --workload} runs: the card's clauses and the plan's forecast (from the run-info); else null. */
-    public WorkloadContract workload;
+    public final WorkloadContract workload;
     /** {@code --workload} runs: the verdict per clause (docs/workload.md, "Verdicts"); else null. */
-    public List<WorkloadVerdict> workloadVerdicts;
+    public final List<WorkloadVerdict> workloadVerdicts;
     /** Succeeded items of batches within a workload card's latency bound (all without one). */
-    public long withinLatencyBound;
+    public final long withinLatencyBound;
     /** Whether every input is accounted for once: read = succeeded + failed + skipped + duplicates. */
-    public Reconciliation reconciliation;
+    public final Reconciliation reconciliation;
     /** The job's accounting this summary was made from (the manifest's body). */
-    @com.fasterxml.jackson.annotation.JsonIgnore
-    public RunLedger ledger;
+    @JsonIgnore
+    public final RunLedger ledger;
     /**
      * The driver's work after the job, to the report written (null when rebuilt by {@code report}):
      * what must stay flat whatever the corpus (docs/benchmarks/scale-*.md).
      */
-    @com.fasterxml.jackson.annotation.JsonIgnore
-    public DriverWork.Measured afterJob;
+    @JsonIgnore
+    public final DriverWork.Measured afterJob;
     /** Runs on the embedded cluster: how long it took to start, and when against submission; else null. */
-    public ClusterStart clusterStart;
+    public final ClusterStart clusterStart;
+    /** What the run was decided to be, read back from its run-info; null without one. */
+    @JsonIgnore
+    public final RunDescription spec;
 
     /**
      * The embedded cluster's start (the driver starts it while it still checks and builds the run).
@@ -99,42 +112,218 @@ public final class RunSummary {
 
     /** Where the money went; see docs/measurement.md, "Cost". */
     public static final class Cost {
-        public String currency = "USD";
-        public double busy;
-        public double load;
-        public double idle;
-        public double total;
-        public double perItem;
-        public double perSuccessfulItem;
-        public double per1MRealTokens;
-        public double referencePricePer1MTokens;
+        public final String currency;
+        public final double busy;
+        public final double load;
+        public final double idle;
+        public final double total;
+        public final double perItem;
+        public final double perSuccessfulItem;
+        public final double per1MRealTokens;
+        public final double referencePricePer1MTokens;
         /** Our cost per 1M tokens / the reference price (below 1 = cheaper); 0 when no reference. */
-        public double ratioToReference;
+        public final double ratioToReference;
         /** Estimated cost of the skipped documents: skipped tokens at this run's cost per real token. */
-        public double savedEstimate;
+        public final double savedEstimate;
+
+        /** A cost of {@code total} split into busy, load and idle; the rates follow from the counts. */
+        public Cost(String currency, double busy, double load, double total, double referencePricePer1MTokens,
+                long succeeded, long failed, long realTokens, long skippedTokens) {
+            this.currency = currency;
+            this.busy = busy;
+            this.load = load;
+            this.total = total;
+            this.idle = Math.max(0, total - busy - load);
+            long all = succeeded + failed;
+            this.perItem = all == 0 ? 0 : total / all;
+            this.perSuccessfulItem = succeeded == 0 ? 0 : total / succeeded;
+            this.per1MRealTokens = realTokens == 0 ? 0 : total / realTokens * 1e6;
+            this.referencePricePer1MTokens = referencePricePer1MTokens;
+            this.ratioToReference = referencePricePer1MTokens > 0 ? per1MRealTokens / referencePricePer1MTokens : 0;
+            this.savedEstimate = realTokens == 0 ? 0 : total / realTokens * skippedTokens;
+        }
+
+        /**
+         * Busy = Σ batch costs. Load = model load time × the subtask's price, a session prepared
+         * ahead by the driver included (its read and creation, spent before submission, are added
+         * to the total as well). Total = every subtask held for the job's whole wall time. Idle =
+         * total − busy − load.
+         */
+        static Cost of(RunLedger l, double wallSeconds, long succeeded, long failed) {
+            double busy = 0;
+            double load = 0;
+            double total = 0;
+            for (RunLedger.Lane lane : l.subtasks.values()) {
+                double price = lane.pricePerHour;
+                double ahead = lane.preparedAheadMs * price / 3_600_000.0;
+                busy += lane.costBusy;
+                load += lane.modelLoadMs * price / 3_600_000.0 + ahead;
+                total += ahead + wallSeconds * price / 3600.0;
+            }
+            return new Cost(l.currency != null ? l.currency : "USD", busy, load, total,
+                    l.referencePricePer1MTokens, succeeded, failed, l.realTokens, l.skippedTokens);
+        }
     }
 
     /** The quality gate's sample: outputs re-run alone through the reference model. */
     public static final class Quality {
-        public long checked;
+        /** Nothing sampled. */
+        public static final Quality NONE = new Quality(0, null, 1.0, 0);
+
+        public final long checked;
         /** {@code cosine} or {@code label_agreement}. */
-        public String metric;
-        public double min = 1.0;
-        public double mean;
+        public final String metric;
+        public final double min;
+        public final double mean;
+
+        public Quality(long checked, String metric, double min, double mean) {
+            this.checked = checked;
+            this.metric = metric;
+            this.min = min;
+            this.mean = mean;
+        }
+
+        static Quality of(RunLedger l) {
+            return new Quality(l.quality.checked, l.quality.metric, l.qualityMin(),
+                    l.quality.checked == 0 ? 0 : l.quality.sum / l.quality.checked);
+        }
     }
 
     /** Chart data. */
     public static final class Series {
         /** [seconds since the first batch started, items/s] per time bin (see also the timeline). */
-        public List<double[]> throughput = new ArrayList<>();
+        public final List<double[]> throughput;
         /** [upper edge ms, batches] per latency bin. */
-        public List<double[]> latencyHistogram = new ArrayList<>();
+        public final List<double[]> latencyHistogram;
         /** bucket edge → padding efficiency of its batches. */
-        public Map<Integer, Double> paddingByBucket = new TreeMap<>();
+        public final Map<Integer, Double> paddingByBucket;
         /** token length upper edge → items (per-batch mean lengths, weighted by items). */
-        public Map<Integer, Long> tokenLengthHistogram = new TreeMap<>();
+        public final Map<Integer, Long> tokenLengthHistogram;
         /** The whole run from submission: start-up, model loads and batches per subtask, throughput. */
-        public Timeline timeline = new Timeline();
+        public final Timeline timeline;
+
+        private Series(List<double[]> throughput, List<double[]> latencyHistogram, Map<Integer, Double> paddingByBucket,
+                Map<Integer, Long> tokenLengthHistogram, Timeline timeline) {
+            this.throughput = Collections.unmodifiableList(throughput);
+            this.latencyHistogram = Collections.unmodifiableList(latencyHistogram);
+            this.paddingByBucket = Collections.unmodifiableMap(paddingByBucket);
+            this.tokenLengthHistogram = Collections.unmodifiableMap(tokenLengthHistogram);
+            this.timeline = timeline;
+        }
+
+        static Series of(RunLedger l, long submitted, double wallSeconds) {
+            Timeline timeline = Timeline.of(l, submitted, wallSeconds);
+            if (l.batches == 0) {
+                return new Series(new ArrayList<>(), new ArrayList<>(), new TreeMap<>(), new TreeMap<>(), timeline);
+            }
+            long t0 = l.subtasks.values().stream().filter(x -> x.batches > 0).mapToLong(x -> x.firstBatchAt).min().orElse(0);
+            long t1 = l.subtasks.values().stream().mapToLong(x -> x.lastBatchEnd).max().orElse(t0);
+            Map<Integer, Double> padding = new TreeMap<>();
+            l.paddingByBucket.forEach((edge, p) -> padding.put(edge, p[1] == 0 ? 1.0 : (double) p[0] / p[1]));
+            Map<Integer, Long> lengths = new TreeMap<>();
+            l.tokenLengths.forEachBin((value, n) -> {
+                int edge = 8;
+                while (edge < value) {
+                    edge *= 2;
+                }
+                lengths.merge(edge, n, Long::sum);
+            });
+            int latencyBins = 20;
+            double lw = Math.max(1e-3, l.batchLatencyMs.max / latencyBins);
+            long[] counts = new long[latencyBins];
+            l.batchLatencyMs.forEachBin((value, n) -> counts[(int) Math.min(latencyBins - 1, value / lw)] += n);
+            List<double[]> latency = new ArrayList<>();
+            for (int i = 0; i < latencyBins; i++) {
+                latency.add(new double[] {(i + 1) * lw, counts[i]});
+            }
+            return new Series(Timeline.throughput(l, t0, t1, 30), latency, padding, lengths, timeline);
+        }
+    }
+
+    /** The summary of {@code l} for a run described by {@code runInfo}, as {@link #of} documents. */
+    private RunSummary(String runId, RunLedger l, JsonNode runInfo, ClusterStart clusterStart) {
+        RunCounts counts = l.counts(); // the manifest's, the pushed metrics' and the console's
+        long submitted = runInfo == null ? 0 : runInfo.path("submittedAtMillis").asLong(0);
+        this.runId = runId;
+        this.runInfo = runInfo;
+        this.spec = RunDescription.read(runInfo);
+        this.ledger = l;
+        this.reconciliation = l.reconcile();
+        this.model = l.model;
+        this.read = counts.read();
+        this.duplicates = counts.duplicates();
+        this.succeeded = counts.succeeded();
+        this.failed = counts.failed();
+        this.errorsByReason = Collections.unmodifiableMap(new TreeMap<>(counts.failedByReason()));
+        this.skippedUnchanged = counts.skipped();
+        this.skippedTokens = l.skippedTokens;
+        this.batches = l.batches;
+        this.retries = l.retries;
+        this.realTokens = l.realTokens;
+        this.paddedTokens = l.paddedTokens;
+        this.subtasks = Math.max(1, l.inferenceSubtasks);
+        this.withinLatencyBound = l.withinLatencyBound;
+        this.phaseTotalsMs = Collections.unmodifiableMap(new LinkedHashMap<>(l.phaseMs));
+        this.paddingEfficiency = paddedTokens == 0 ? 1 : (double) realTokens / paddedTokens;
+        Map<String, Double> latency = new LinkedHashMap<>();
+        for (int p : new int[] {50, 90, 95, 99}) {
+            latency.put("p" + p, l.batchLatencyMs.percentile(p));
+        }
+        latency.put("max", l.batchLatencyMs.max);
+        this.batchLatencyMs = Collections.unmodifiableMap(latency);
+        this.quality = Quality.of(l);
+        this.wallSeconds = wallSeconds(l, submitted);
+        this.itemsPerSecond = wallSeconds > 0 ? succeeded / wallSeconds : 0;
+        this.realTokensPerSecond = wallSeconds > 0 ? realTokens / wallSeconds : 0;
+        this.cost = Cost.of(l, wallSeconds, succeeded, failed);
+        this.series = Series.of(l, submitted, wallSeconds);
+        this.bound = RunBound.of(l, spec == null ? 0 : spec.tokenizeParallelism());
+        // items are windows in a chunked classification; say how many documents
+        this.documents = spec != null && spec.chunkedClassification() ? l.documentsWithResult() : null;
+        this.clusterStart = clusterStart;
+        this.workload = WorkloadContract.fromRunInfo(runInfo);
+        this.workloadVerdicts = workload == null ? null : List.copyOf(WorkloadVerdicts.judge(workload,
+                new WorkloadVerdicts.Actuals(wallSeconds, succeeded, failed, withinLatencyBound, cost, quality),
+                submitted));
+        this.afterJob = null;
+    }
+
+    /** {@code s} with the driver's work after the job, measured once its report was written. */
+    private RunSummary(RunSummary s, DriverWork.Measured afterJob) {
+        this.runId = s.runId;
+        this.model = s.model;
+        this.read = s.read;
+        this.duplicates = s.duplicates;
+        this.succeeded = s.succeeded;
+        this.documents = s.documents;
+        this.failed = s.failed;
+        this.skippedUnchanged = s.skippedUnchanged;
+        this.skippedTokens = s.skippedTokens;
+        this.errorsByReason = s.errorsByReason;
+        this.batches = s.batches;
+        this.realTokens = s.realTokens;
+        this.paddedTokens = s.paddedTokens;
+        this.paddingEfficiency = s.paddingEfficiency;
+        this.retries = s.retries;
+        this.subtasks = s.subtasks;
+        this.wallSeconds = s.wallSeconds;
+        this.itemsPerSecond = s.itemsPerSecond;
+        this.realTokensPerSecond = s.realTokensPerSecond;
+        this.batchLatencyMs = s.batchLatencyMs;
+        this.phaseTotalsMs = s.phaseTotalsMs;
+        this.bound = s.bound;
+        this.cost = s.cost;
+        this.quality = s.quality;
+        this.series = s.series;
+        this.runInfo = s.runInfo;
+        this.workload = s.workload;
+        this.workloadVerdicts = s.workloadVerdicts;
+        this.withinLatencyBound = s.withinLatencyBound;
+        this.reconciliation = s.reconciliation;
+        this.ledger = s.ledger;
+        this.clusterStart = s.clusterStart;
+        this.spec = s.spec;
+        this.afterJob = afterJob;
     }
 
     /**
@@ -143,6 +332,11 @@ public final class RunSummary {
      * finish, or still runs.
      */
     public static RunSummary read(RunOutput output) throws IOException {
+        return read(output, null);
+    }
+
+    /** As {@link #read(RunOutput)}, for a run whose embedded cluster started as {@code clusterStart} said. */
+    public static RunSummary read(RunOutput output, ClusterStart clusterStart) throws IOException {
         if (!output.exists(output.ledger())) {
             throw new IllegalArgumentException("Run '" + output.runId() + "' under " + output.root()
                     + " has no " + output.ledger().getName() + ": its job has not finished (still"
@@ -151,121 +345,23 @@ public final class RunSummary {
         RunLedger ledger = RunLedger.fromJson(output.read(output.ledger()));
         JsonNode runInfo = output.exists(output.runInfo())
                 ? new ObjectMapper().readTree(output.read(output.runInfo())) : null;
-        return of(output.runId(), ledger, runInfo);
+        return of(output.runId(), ledger, runInfo, clusterStart);
     }
 
     /**
-     * The summary of a run's ledger: the driver's after its job and {@code report}'s later are the
-     * same, wall time included (submission to the job's end, as the ledger recorded it).
+     * The summary of a run's ledger, its workload card's verdicts included: the driver's after its
+     * job and {@code report}'s later are the same, wall time included (submission to the job's end,
+     * as the ledger recorded it). {@code runInfo} (null when missing) gives the submission time, the
+     * run's description ({@link RunDescription#read}) and its workload card; {@code clusterStart}
+     * is the driver's measurement of the embedded cluster (null when rebuilt by {@code report}).
      */
-    public static RunSummary of(String runId, RunLedger ledger, JsonNode runInfo) {
-        RunSummary r = new RunSummary();
-        r.runId = runId;
-        r.runInfo = runInfo;
-        r.ledger = ledger;
-        r.reconciliation = ledger.reconcile();
-        r.totals(ledger);
-        long submitted = runInfo == null ? 0 : runInfo.path("submittedAtMillis").asLong(0);
-        r.wallSeconds = wallSeconds(ledger, submitted);
-        r.itemsPerSecond = r.wallSeconds > 0 ? r.succeeded / r.wallSeconds : 0;
-        r.realTokensPerSecond = r.wallSeconds > 0 ? r.realTokens / r.wallSeconds : 0;
-        r.cost(ledger);
-        r.skippedTokens = ledger.skippedTokens;
-        r.cost.savedEstimate = r.realTokens == 0 ? 0 : r.cost.total / r.realTokens * r.skippedTokens;
-        r.series(ledger, submitted);
-        r.bound = io.github.flinkinfer.jobs.report.RunBound.of(ledger,
-                runInfo == null ? 0 : runInfo.path("settings").path("--tokenize-parallelism").asInt(0));
-        r.workload = WorkloadContract.fromRunInfo(r.runInfo);
-        if (isChunkedClassification(runInfo)) { // items are windows there; say how many documents
-            r.documents = ledger.documentsWithResult();
-        }
-        return r;
+    public static RunSummary of(String runId, RunLedger ledger, JsonNode runInfo, ClusterStart clusterStart) {
+        return new RunSummary(runId, ledger, runInfo, clusterStart);
     }
 
-    private static boolean isChunkedClassification(JsonNode runInfo) {
-        return runInfo != null
-                && io.github.flinkinfer.runtime.card.ModelTask.CLASSIFICATION.name()
-                        .equalsIgnoreCase(runInfo.path("model").path("task").asText())
-                && runInfo.path("settings").path("--chunk-size").asInt(0) > 0;
-    }
-
-    private void totals(RunLedger l) {
-        RunCounts counts = l.counts(); // the manifest's, the pushed metrics' and the console's
-        read = counts.read();
-        duplicates = counts.duplicates();
-        succeeded = counts.succeeded();
-        failed = counts.failed();
-        errorsByReason.putAll(counts.failedByReason());
-        skippedUnchanged = counts.skipped();
-        batches = l.batches;
-        retries = l.retries;
-        realTokens = l.realTokens;
-        paddedTokens = l.paddedTokens;
-        model = l.model;
-        subtasks = Math.max(1, l.inferenceSubtasks);
-        withinLatencyBound = l.withinLatencyBound;
-        phaseTotalsMs.putAll(l.phaseMs);
-        quality.checked = l.quality.checked;
-        quality.metric = l.quality.metric;
-        quality.min = l.qualityMin();
-        quality.mean = l.quality.checked == 0 ? 0 : l.quality.sum / l.quality.checked;
-        paddingEfficiency = paddedTokens == 0 ? 1 : (double) realTokens / paddedTokens;
-        for (int p : new int[] {50, 90, 95, 99}) {
-            batchLatencyMs.put("p" + p, l.batchLatencyMs.percentile(p));
-        }
-        batchLatencyMs.put("max", l.batchLatencyMs.max);
-    }
-
-    /**
-     * Busy = Σ batch costs. Load = model load time × the subtask's price, a session prepared ahead
-     * by the driver included (its read and creation, spent before submission, are added to the
-     * total as well). Total = every subtask held for the job's whole wall time. Idle = total −
-     * busy − load.
-     */
-    private void cost(RunLedger l) {
-        for (RunLedger.Lane lane : l.subtasks.values()) {
-            double price = lane.pricePerHour;
-            double ahead = lane.preparedAheadMs * price / 3_600_000.0;
-            cost.busy += lane.costBusy;
-            cost.load += lane.modelLoadMs * price / 3_600_000.0 + ahead;
-            cost.total += ahead + wallSeconds * price / 3600.0;
-        }
-        cost.referencePricePer1MTokens = l.referencePricePer1MTokens;
-        if (l.currency != null) {
-            cost.currency = l.currency;
-        }
-        cost.idle = Math.max(0, cost.total - cost.busy - cost.load);
-        long all = succeeded + failed;
-        cost.perItem = all == 0 ? 0 : cost.total / all;
-        cost.perSuccessfulItem = succeeded == 0 ? 0 : cost.total / succeeded;
-        cost.per1MRealTokens = realTokens == 0 ? 0 : cost.total / realTokens * 1e6;
-        cost.ratioToReference = cost.referencePricePer1MTokens > 0
-                ? cost.per1MRealTokens / cost.referencePricePer1MTokens : 0;
-    }
-
-    private void series(RunLedger l, long submitted) {
-        series.timeline = Timeline.of(l, submitted, wallSeconds);
-        if (l.batches == 0) {
-            return;
-        }
-        long t0 = l.subtasks.values().stream().filter(x -> x.batches > 0).mapToLong(x -> x.firstBatchAt).min().orElse(0);
-        long t1 = l.subtasks.values().stream().mapToLong(x -> x.lastBatchEnd).max().orElse(t0);
-        series.throughput = Timeline.throughput(l, t0, t1, 30);
-        l.paddingByBucket.forEach((edge, p) -> series.paddingByBucket.put(edge, p[1] == 0 ? 1.0 : (double) p[0] / p[1]));
-        l.tokenLengths.forEachBin((value, n) -> {
-            int edge = 8;
-            while (edge < value) {
-                edge *= 2;
-            }
-            series.tokenLengthHistogram.merge(edge, n, Long::sum);
-        });
-        int latencyBins = 20;
-        double lw = Math.max(1e-3, l.batchLatencyMs.max / latencyBins);
-        long[] counts = new long[latencyBins];
-        l.batchLatencyMs.forEachBin((value, n) -> counts[(int) Math.min(latencyBins - 1, value / lw)] += n);
-        for (int i = 0; i < latencyBins; i++) {
-            series.latencyHistogram.add(new double[] {(i + 1) * lw, counts[i]});
-        }
+    /** This summary with the driver's work after the job, measured once its report was written. */
+    public RunSummary withAfterJob(DriverWork.Measured measured) {
+        return new RunSummary(this, measured);
     }
 
     /**

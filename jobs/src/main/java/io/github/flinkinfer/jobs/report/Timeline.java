@@ -2,14 +2,16 @@ package io.github.flinkinfer.jobs.report;
 
 import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The whole run on one time axis, from submission to the last batch: per subtask its start-up,
  * model load(s) and batches (a Gantt strip, where stragglers and idle time show, which is what the
- * idle cost is made of), and the job's throughput over the same axis. Built from the run's
- * ledger (a bounded list of batch segments per subtask); times are seconds since {@link #startMillis}.
+ * idle cost is made of), and the job's throughput over the same axis. Built once from the run's
+ * ledger (a bounded list of batch segments per subtask), then unchanged; times are seconds since
+ * {@link #startMillis}.
  */
 public final class Timeline {
     /** Segments closer than this share of the axis are merged, so a lane stays small. */
@@ -17,21 +19,32 @@ public final class Timeline {
     static final int THROUGHPUT_BINS = 60;
 
     /** Epoch millis of time 0: the job's submission when known, else the first subtask opening. */
-    public long startMillis;
+    public final long startMillis;
     /** True when {@link #startMillis} is the driver's submission time. */
-    public boolean fromSubmission;
+    public final boolean fromSubmission;
     /** Seconds from time 0 to the end of the run (the later of the driver's wall and the last batch). */
-    public double endSeconds;
+    public final double endSeconds;
     /** Seconds from time 0 to the start of the first batch: the cold start. */
-    public double firstBatchSeconds;
+    public final double firstBatchSeconds;
     /**
      * Seconds from time 0 to the end of the last batch; from there to {@link #endSeconds} no batch
      * runs (the dedupe after inference, the writers after it, the commit): a device's idle tail.
      */
-    public double lastBatchSeconds;
-    public List<Lane> subtasks = new ArrayList<>();
+    public final double lastBatchSeconds;
+    public final List<Lane> subtasks;
     /** [bin end (s), items/s] over [0, endSeconds]. */
-    public List<double[]> throughput = new ArrayList<>();
+    public final List<double[]> throughput;
+
+    private Timeline(long startMillis, boolean fromSubmission, double endSeconds, double firstBatchSeconds,
+            double lastBatchSeconds, List<Lane> subtasks, List<double[]> throughput) {
+        this.startMillis = startMillis;
+        this.fromSubmission = fromSubmission;
+        this.endSeconds = endSeconds;
+        this.firstBatchSeconds = firstBatchSeconds;
+        this.lastBatchSeconds = lastBatchSeconds;
+        this.subtasks = List.copyOf(subtasks);
+        this.throughput = Collections.unmodifiableList(throughput);
+    }
 
     /** Seconds from the end of the last batch to the job's end: the tail, where no batch runs. */
     public double tailSeconds() {
@@ -40,32 +53,72 @@ public final class Timeline {
 
     /** One subtask's time line. */
     public static final class Lane {
-        public int subtask;
+        public final int subtask;
         /** Seconds at which the subtask opened (its model load started); one per attempt. */
-        public List<Double> openedAt = new ArrayList<>();
+        public final List<Double> openedAt;
         /** [start, end] (s) of each model load. */
-        public List<double[]> modelLoads = new ArrayList<>();
+        public final List<double[]> modelLoads;
         /** [start, end, items] (s) of its batches, adjacent ones merged below the resolution. */
-        public List<double[]> batches = new ArrayList<>();
-        public int batchCount;
+        public final List<double[]> batches;
+        public final int batchCount;
         /** Items its batches produced (failed ones not counted). */
-        public long items;
+        public final long items;
         /** Seconds its batches ran (before merging). */
-        public double busySeconds;
+        public final double busySeconds;
         /** End of its last batch (s): lanes that end late are the stragglers. */
-        public double lastBatchEnd;
+        public final double lastBatchEnd;
         /** Start of its first batch (s). */
-        public double firstBatchStart;
+        public final double firstBatchStart;
         /** Phases of its model load(s) (s, summed over attempts): read + sha256, session, warm-up. */
-        public double modelReadSeconds;
-        public double sessionCreateSeconds;
-        public double warmUpSeconds;
+        public final double modelReadSeconds;
+        public final double sessionCreateSeconds;
+        public final double warmUpSeconds;
         /** Its tokenizer load (s; 0 when it ran in another JVM). */
-        public double tokenizerLoadSeconds;
+        public final double tokenizerLoadSeconds;
         /** The optimized-graph cache on its (last) load: off, hit or miss; null when unknown. */
-        public String graphCache;
+        public final String graphCache;
         /** Its session was prepared by the driver while the embedded cluster started. */
-        public boolean sessionPrepared;
+        public final boolean sessionPrepared;
+
+        /** The lane of ledger lane {@code l} on the axis from {@code t0} (epoch millis) to {@code end} (s). */
+        private Lane(int subtask, RunLedger.Lane l, long t0, double end) {
+            this.subtask = subtask;
+            this.firstBatchStart = (l.firstBatchAt - t0) / 1000.0;
+            List<Double> opened = new ArrayList<>();
+            for (long at : l.openedAt) {
+                opened.add((at - t0) / 1000.0);
+            }
+            this.openedAt = Collections.unmodifiableList(opened);
+            List<double[]> loads = new ArrayList<>();
+            for (long[] load : l.modelLoads) {
+                double start = (load[0] - t0) / 1000.0;
+                loads.add(new double[] {start, start + load[1] / 1000.0});
+            }
+            this.modelLoads = Collections.unmodifiableList(loads);
+            this.modelReadSeconds = l.modelReadMs / 1000.0;
+            this.sessionCreateSeconds = l.sessionCreateMs / 1000.0;
+            this.warmUpSeconds = l.warmUpMs / 1000.0;
+            this.tokenizerLoadSeconds = l.tokenizerLoadMs / 1000.0;
+            this.sessionPrepared = l.sessionPrepared;
+            this.graphCache = l.graphCache;
+            this.batchCount = (int) l.batches;
+            this.items = l.items - l.failedItems;
+            this.busySeconds = l.busyMs / 1000.0;
+            this.lastBatchEnd = (l.lastBatchEnd - t0) / 1000.0;
+            List<double[]> merged = new ArrayList<>();
+            for (double[] seg : l.segments) {
+                double start = (seg[0] - t0) / 1000.0;
+                double stop = (seg[1] - t0) / 1000.0;
+                double[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+                if (last != null && start - last[1] < end * RESOLUTION) {
+                    last[1] = Math.max(last[1], stop);
+                    last[2] += seg[2];
+                } else {
+                    merged.add(new double[] {start, stop, seg[2]});
+                }
+            }
+            this.batches = Collections.unmodifiableList(merged);
+        }
     }
 
     /**
@@ -73,64 +126,26 @@ public final class Timeline {
      * run's {@code wallSeconds} (≤ 0 when unknown) place time 0 and the end.
      */
     public static Timeline of(RunLedger ledger, long submittedAtMillis, double wallSeconds) {
-        Timeline t = new Timeline();
         List<Map.Entry<Integer, RunLedger.Lane>> lanes = ledger.subtasks.entrySet().stream()
                 .filter(e -> e.getValue().batches > 0).toList();
         if (lanes.isEmpty()) {
-            return t;
+            return new Timeline(0, false, 0, 0, 0, List.of(), new ArrayList<>());
         }
         long firstOpened = lanes.stream().flatMap(e -> e.getValue().openedAt.stream())
                 .mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
         long firstBatch = lanes.stream().mapToLong(e -> e.getValue().firstBatchAt).min().getAsLong();
         firstOpened = Math.min(firstOpened, firstBatch);
         long lastEnd = lanes.stream().mapToLong(e -> e.getValue().lastBatchEnd).max().getAsLong();
-        t.fromSubmission = submittedAtMillis > 0 && submittedAtMillis <= firstOpened;
-        t.startMillis = t.fromSubmission ? submittedAtMillis : firstOpened;
-        double lastBatch = (lastEnd - t.startMillis) / 1000.0;
-        double end = t.fromSubmission && wallSeconds > 0 ? Math.max(lastBatch, wallSeconds) : lastBatch;
-        t.endSeconds = end;
-        t.firstBatchSeconds = (firstBatch - t.startMillis) / 1000.0;
-        t.lastBatchSeconds = lastBatch;
+        boolean fromSubmission = submittedAtMillis > 0 && submittedAtMillis <= firstOpened;
+        long start = fromSubmission ? submittedAtMillis : firstOpened;
+        double lastBatch = (lastEnd - start) / 1000.0;
+        double end = fromSubmission && wallSeconds > 0 ? Math.max(lastBatch, wallSeconds) : lastBatch;
+        List<Lane> out = new ArrayList<>();
         for (Map.Entry<Integer, RunLedger.Lane> e : lanes) {
-            t.subtasks.add(lane(e.getKey(), e.getValue(), t.startMillis, end));
+            out.add(new Lane(e.getKey(), e.getValue(), start, end));
         }
-        t.throughput = throughput(ledger, t.startMillis, t.startMillis + (long) (end * 1000), THROUGHPUT_BINS);
-        return t;
-    }
-
-    private static Lane lane(int subtask, RunLedger.Lane l, long t0, double end) {
-        Lane lane = new Lane();
-        lane.subtask = subtask;
-        lane.firstBatchStart = (l.firstBatchAt - t0) / 1000.0;
-        for (long opened : l.openedAt) {
-            lane.openedAt.add((opened - t0) / 1000.0);
-        }
-        for (long[] load : l.modelLoads) {
-            double opened = (load[0] - t0) / 1000.0;
-            lane.modelLoads.add(new double[] {opened, opened + load[1] / 1000.0});
-        }
-        lane.modelReadSeconds = l.modelReadMs / 1000.0;
-        lane.sessionCreateSeconds = l.sessionCreateMs / 1000.0;
-        lane.warmUpSeconds = l.warmUpMs / 1000.0;
-        lane.tokenizerLoadSeconds = l.tokenizerLoadMs / 1000.0;
-        lane.sessionPrepared = l.sessionPrepared;
-        lane.graphCache = l.graphCache;
-        lane.batchCount = (int) l.batches;
-        lane.items = l.items - l.failedItems;
-        lane.busySeconds = l.busyMs / 1000.0;
-        lane.lastBatchEnd = (l.lastBatchEnd - t0) / 1000.0;
-        for (double[] seg : l.segments) {
-            double start = (seg[0] - t0) / 1000.0;
-            double stop = (seg[1] - t0) / 1000.0;
-            double[] last = lane.batches.isEmpty() ? null : lane.batches.get(lane.batches.size() - 1);
-            if (last != null && start - last[1] < end * RESOLUTION) {
-                last[1] = Math.max(last[1], stop);
-                last[2] += seg[2];
-            } else {
-                lane.batches.add(new double[] {start, stop, seg[2]});
-            }
-        }
-        return lane;
+        return new Timeline(start, fromSubmission, end, (firstBatch - start) / 1000.0, lastBatch, out,
+                throughput(ledger, start, start + (long) (end * 1000), THROUGHPUT_BINS));
     }
 
     /**

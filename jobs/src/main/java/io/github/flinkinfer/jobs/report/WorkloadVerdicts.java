@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  * at the end of a run and in {@code report}.
  *
  * <pre>{@code
- * List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract, summary, submittedAtMillis);
+ * var actuals = new WorkloadVerdicts.Actuals(wallSeconds, succeeded, failed, withinLatencyBound, cost, quality);
+ * List<WorkloadVerdict> v = WorkloadVerdicts.judge(contract, actuals, submittedAtMillis);
  * WorkloadVerdicts.enforce(v); // --fail-on-missed-contract
  * }</pre>
  */
@@ -31,8 +32,22 @@ public final class WorkloadVerdicts {
 
     private WorkloadVerdicts() {}
 
+    /**
+     * What a finished run did, as its summary computes it ({@link RunSummary}): the numbers the
+     * clauses are judged on.
+     *
+     * @param wallSeconds from submission to the job's end
+     * @param succeeded successful items
+     * @param failed failed items
+     * @param withinLatencyBound succeeded items of batches within the card's latency bound
+     * @param cost the run's cost
+     * @param quality the quality gate's sample
+     */
+    public record Actuals(double wallSeconds, long succeeded, long failed, long withinLatencyBound,
+            RunSummary.Cost cost, RunSummary.Quality quality) {}
+
     /** Every clause's verdict, in the card's order; {@code submittedAtMillis} ≤ 0 when unknown. */
-    public static List<WorkloadVerdict> judge(WorkloadContract c, RunSummary s, long submittedAtMillis) {
+    public static List<WorkloadVerdict> judge(WorkloadContract c, Actuals s, long submittedAtMillis) {
         List<WorkloadVerdict> v = new ArrayList<>();
         v.add(deadline(c, s, submittedAtMillis));
         v.add(budget(c, s));
@@ -43,45 +58,45 @@ public final class WorkloadVerdicts {
         return v;
     }
 
-    static WorkloadVerdict deadline(WorkloadContract c, RunSummary s, long submittedAtMillis) {
+    static WorkloadVerdict deadline(WorkloadContract c, Actuals s, long submittedAtMillis) {
         Double forecast = c.forecast() == null ? null : c.forecast().seconds();
         String vsForecast = forecast == null || forecast <= 0 ? ""
-                : fmt("; forecast %.1f s, actual %.2f× forecast", forecast, s.wallSeconds / forecast);
+                : fmt("; forecast %.1f s, actual %.2f× forecast", forecast, s.wallSeconds() / forecast);
         if (c.deadline() == null) {
-            return new WorkloadVerdict(DEADLINE, Status.NOT_SET, s.wallSeconds, null, forecast, "s",
-                    fmt("no deadline; ran %.1f s from submission", s.wallSeconds) + vsForecast);
+            return new WorkloadVerdict(DEADLINE, Status.NOT_SET, s.wallSeconds(), null, forecast, "s",
+                    fmt("no deadline; ran %.1f s from submission", s.wallSeconds()) + vsForecast);
         }
         if (c.deadline().at() != null && submittedAtMillis <= 0) {
-            return new WorkloadVerdict(DEADLINE, Status.NOT_SET, s.wallSeconds, null, forecast, "s",
+            return new WorkloadVerdict(DEADLINE, Status.NOT_SET, s.wallSeconds(), null, forecast, "s",
                     "deadline " + c.deadline() + " cannot be judged: the run's submission time is unknown");
         }
         Instant start = Instant.ofEpochMilli(Math.max(0, submittedAtMillis));
         double available = c.deadline().available(start).toMillis() / 1000.0;
-        boolean met = s.wallSeconds <= available;
+        boolean met = s.wallSeconds() <= available;
         String due = c.deadline().at() != null ? " (" + c.deadline().at() + ")"
                 : submittedAtMillis > 0 ? " (" + c.deadline().due(start) + ")" : "";
-        return new WorkloadVerdict(DEADLINE, met ? Status.MET : Status.MISSED, s.wallSeconds, available,
-                forecast, "s", fmt("finished %.1f s after submission, due within %.1f s%s", s.wallSeconds,
-                        available, due) + (met ? "" : fmt(", %.1f s late", s.wallSeconds - available)) + vsForecast);
+        return new WorkloadVerdict(DEADLINE, met ? Status.MET : Status.MISSED, s.wallSeconds(), available,
+                forecast, "s", fmt("finished %.1f s after submission, due within %.1f s%s", s.wallSeconds(),
+                        available, due) + (met ? "" : fmt(", %.1f s late", s.wallSeconds() - available)) + vsForecast);
     }
 
-    static WorkloadVerdict budget(WorkloadContract c, RunSummary s) {
-        String cur = s.cost.currency;
+    static WorkloadVerdict budget(WorkloadContract c, Actuals s) {
+        String cur = s.cost().currency;
         Double forecast = c.forecast() == null ? null : c.forecast().cost();
         String vsForecast = forecast == null || forecast <= 0 ? ""
-                : fmt("; forecast %.6f %s, actual %.2f× forecast", forecast, cur, s.cost.total / forecast);
+                : fmt("; forecast %.6f %s, actual %.2f× forecast", forecast, cur, s.cost().total / forecast);
         if (c.budget() == null) {
-            return new WorkloadVerdict(BUDGET, Status.NOT_SET, s.cost.total, null, forecast, cur,
-                    fmt("no budget; cost %.6f %s", s.cost.total, cur) + vsForecast);
+            return new WorkloadVerdict(BUDGET, Status.NOT_SET, s.cost().total, null, forecast, cur,
+                    fmt("no budget; cost %.6f %s", s.cost().total, cur) + vsForecast);
         }
-        boolean met = s.cost.total <= c.budget();
-        return new WorkloadVerdict(BUDGET, met ? Status.MET : Status.MISSED, s.cost.total, c.budget(), forecast,
-                cur, fmt("cost %.6f %s of %.6f budgeted (%.1f%%, busy + load + idle)", s.cost.total, cur,
-                        c.budget(), c.budget() == 0 ? 100.0 : 100 * s.cost.total / c.budget()) + vsForecast);
+        boolean met = s.cost().total <= c.budget();
+        return new WorkloadVerdict(BUDGET, met ? Status.MET : Status.MISSED, s.cost().total, c.budget(), forecast,
+                cur, fmt("cost %.6f %s of %.6f budgeted (%.1f%%, busy + load + idle)", s.cost().total, cur,
+                        c.budget(), c.budget() == 0 ? 100.0 : 100 * s.cost().total / c.budget()) + vsForecast);
     }
 
-    static WorkloadVerdict quality(WorkloadContract c, RunSummary s) {
-        RunSummary.Quality q = s.quality;
+    static WorkloadVerdict quality(WorkloadContract c, Actuals s) {
+        RunSummary.Quality q = s.quality();
         if (!c.hasQualityFloor()) {
             return new WorkloadVerdict(QUALITY, Status.NOT_SET, q.checked == 0 ? null : q.min, null, null,
                     q.metric, q.checked == 0 ? "no quality floor; nothing sampled"
@@ -121,39 +136,39 @@ public final class WorkloadVerdicts {
      * wait plus batch time is within the latency bound (every success without a bound); 0 when the
      * quality floor was missed.
      */
-    static WorkloadVerdict goodput(WorkloadContract c, RunSummary s, boolean qualityMissed) {
-        long inputs = s.succeeded + s.failed;
+    static WorkloadVerdict goodput(WorkloadContract c, Actuals s, boolean qualityMissed) {
+        long inputs = s.succeeded() + s.failed();
         Long bound = c.latencyMaxItemMs();
         // counted by the job per batch against the card's bound (RunLedger.withinLatencyBound)
-        long within = bound == null ? s.succeeded : s.withinLatencyBound;
+        long within = bound == null ? s.succeeded() : s.withinLatencyBound();
         long good = qualityMissed ? 0 : within;
         double share = inputs == 0 ? 0 : (double) good / inputs;
         String bounds = bound == null ? "; no latency bound, so every success counts"
                 : fmt("; %,d within queue wait (of the batch's oldest item) + batch time ≤ %d ms", within, bound);
         String detail = fmt("%.1f%%: %,d of %,d input records succeeded (%,d failed)",
-                100 * share, s.succeeded, inputs, s.failed) + bounds
+                100 * share, s.succeeded(), inputs, s.failed()) + bounds
                 + (qualityMissed ? "; quality floor missed, so none counts" : "");
-        Status status = qualityMissed || (bound != null && within < s.succeeded) ? Status.MISSED
+        Status status = qualityMissed || (bound != null && within < s.succeeded()) ? Status.MISSED
                 : bound == null && !c.hasQualityFloor() ? Status.NOT_SET : Status.MET;
         return new WorkloadVerdict(GOODPUT, status, share, null, null, "share", detail);
     }
 
-    static WorkloadVerdict costPerItem(WorkloadContract c, RunSummary s) {
-        String cur = s.cost.currency;
-        double actual = s.cost.perSuccessfulItem;
+    static WorkloadVerdict costPerItem(WorkloadContract c, Actuals s) {
+        String cur = s.cost().currency;
+        double actual = s.cost().perSuccessfulItem;
         Double forecast = c.forecast() == null || c.forecast().records() == 0 ? null
                 : c.forecast().cost() / c.forecast().records();
-        long inputs = s.succeeded + s.failed;
+        long inputs = s.succeeded() + s.failed();
         String fc = forecast == null ? "" : fmt("; forecast %.9f per record", forecast);
         if (c.budget() == null || inputs == 0) {
             return new WorkloadVerdict(COST_PER_ITEM, Status.NOT_SET, actual, null, forecast, cur,
-                    fmt("%.9f %s over %,d successful items", actual, cur, s.succeeded) + fc);
+                    fmt("%.9f %s over %,d successful items", actual, cur, s.succeeded()) + fc);
         }
         double target = c.budget() / inputs;
-        boolean met = s.succeeded > 0 && actual <= target;
+        boolean met = s.succeeded() > 0 && actual <= target;
         return new WorkloadVerdict(COST_PER_ITEM, met ? Status.MET : Status.MISSED, actual, target, forecast, cur,
                 fmt("%.9f %s over %,d successful items; the budget allows %.9f per input record", actual, cur,
-                        s.succeeded, target) + fc);
+                        s.succeeded(), target) + fc);
     }
 
     /** Throws {@link WorkloadContractException} naming every missed deadline or budget. */

@@ -173,14 +173,9 @@ public final class InferenceRun {
         if (abandoned > 0) {
             System.out.println("removed " + abandoned + " in-progress files left by failed attempts");
         }
-        RunSummary summary = io.github.flinkinfer.jobs.report.RunReports.read(out);
-        if (env instanceof EmbeddedEnvironment embedded && embedded.clusterStart() != null) {
-            EmbeddedEnvironment.ClusterStart c = embedded.clusterStart();
-            summary.clusterStart = new RunSummary.ClusterStart(c.seconds(),
-                    (c.readyAtMillis() - (long) info.get("submittedAtMillis")) / 1000.0, c.taken());
-        }
-        io.github.flinkinfer.jobs.report.RunReports.write(summary, out);
-        summary.afterJob = afterJob.stop();
+        RunSummary written = RunSummary.read(out, clusterStart(env, (long) info.get("submittedAtMillis")));
+        io.github.flinkinfer.jobs.report.RunReports.write(written, out);
+        RunSummary summary = written.withAfterJob(afterJob.stop());
         RunSpec.QualityVerdict quality = spec.quality();
         io.github.flinkinfer.jobs.push.RunMetrics.judgeAndPush(spec.pushGateway(), summary, () -> {
             judge(summary, quality.floor(), quality.meanFloor(), quality.reference(), out);
@@ -190,6 +185,15 @@ public final class InferenceRun {
             commit(summary, out, result.getJobID().toString(), "driver");
         });
         return summary;
+    }
+
+    /** The embedded cluster's start against the run's submission; null on any other environment. */
+    private static RunSummary.ClusterStart clusterStart(StreamExecutionEnvironment env, long submittedAtMillis) {
+        if (!(env instanceof EmbeddedEnvironment embedded) || embedded.clusterStart() == null) {
+            return null;
+        }
+        EmbeddedEnvironment.ClusterStart c = embedded.clusterStart();
+        return new RunSummary.ClusterStart(c.seconds(), (c.readyAtMillis() - submittedAtMillis) / 1000.0, c.taken());
     }
 
     /**

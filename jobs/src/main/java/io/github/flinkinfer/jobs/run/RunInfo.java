@@ -4,6 +4,7 @@ import ai.onnxruntime.OrtEnvironment;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.flinkinfer.jobs.io.CommitReceipts;
+import io.github.flinkinfer.jobs.spec.RunDescription;
 import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.runtime.card.ModelCard;
 import java.io.IOException;
@@ -13,9 +14,10 @@ import java.util.Map;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 
 /**
- * What a run was: when it was submitted, its settings (every option's value, secrets redacted,
- * and the defaults of those that differ, as its {@link RunSpec} holds them), model, versions and machine. Written as {@code
- * run-info-<run-id>.json} beside the outputs for the report.
+ * What a run was: when it was submitted, its decided spec as data ({@link RunDescription}, what
+ * {@code report} and the verdicts read back), its settings for people (every option's value,
+ * secrets redacted, and the defaults of those that differ, as its {@link RunSpec} holds them),
+ * model, versions and machine. Written as {@code run-info-<run-id>.json} beside the outputs.
  */
 public final class RunInfo {
     private RunInfo() {}
@@ -32,6 +34,7 @@ public final class RunInfo {
         info.put("submittedAtMillis", System.currentTimeMillis());
         info.put("settings", spec.settings());
         info.put("settingsDefaults", spec.settingsDefaults());
+        info.put("spec", RunDescription.of(spec)); // what report reads back, as data
         Map<String, Object> model = new LinkedHashMap<>();
         model.put("id", card.id());
         model.put("task", card.task.name().toLowerCase(Locale.ROOT));

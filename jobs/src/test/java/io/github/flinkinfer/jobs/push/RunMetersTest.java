@@ -8,34 +8,39 @@ import io.github.flinkinfer.jobs.report.QualityGateException;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.PrometheusScrape;
 import io.github.flinkinfer.jobs.workload.WorkloadContractException;
-import io.github.flinkinfer.operators.ledger.Reconciliation;
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The meters of one run as the Prometheus text format writes them: names, units, tags and values. */
 class RunMetersTest {
 
+    /** 103 read: 100 succeeded, 3 failed to parse; 7.25 s from submission to the job's end. */
     static RunSummary summary() throws Exception {
-        RunSummary s = new RunSummary();
-        s.runId = "r1";
-        s.model = "all-minilm-l6-v2";
-        s.read = 103;
-        s.succeeded = 100;
-        s.failed = 3;
-        s.errorsByReason.put("parse/invalid_json", 2L);
-        s.errorsByReason.put("parse/record_too_large", 1L);
-        s.realTokens = 1234;
-        s.wallSeconds = 7.25;
-        s.batchLatencyMs.put("p50", 12.0);
-        s.batchLatencyMs.put("max", 40.0);
-        s.cost.total = 0.000805;
-        s.cost.perItem = s.cost.total / 103;
-        s.cost.perSuccessfulItem = s.cost.total / 100;
-        s.reconciliation = new Reconciliation(true, "103 read = 100 succeeded + 3 failed", List.of());
-        s.runInfo = new ObjectMapper().readTree("{\"submittedAtMillis\": 1700000000000, \"model\": {\"task\": \"embedding\"}}");
-        return s;
+        return summary(100);
+    }
+
+    /** As {@link #summary()}, with {@code succeeded} of the 100 model inputs succeeded (the rest unaccounted). */
+    static RunSummary summary(long succeeded) throws Exception {
+        RunLedger l = new RunLedger();
+        l.model = "all-minilm-l6-v2";
+        l.readBySource.put("in.jsonl", 103L);
+        l.parsed = 100;
+        l.failedByReason.put("parse/invalid_json", 2L);
+        l.failedByReason.put("parse/record_too_large", 1L);
+        l.toModelDocs = 100;
+        l.items = 100;
+        l.succeeded = succeeded;
+        l.realTokens = 1234;
+        l.batchLatencyMs.add(12.0);
+        l.batchLatencyMs.add(40.0);
+        RunLedger.Lane lane = new RunLedger.Lane();
+        lane.pricePerHour = 0.4;
+        l.subtasks.put(0, lane);
+        l.endedAtMillis = 1_700_000_007_250L;
+        return RunSummary.of("r1", l, new ObjectMapper().readTree(
+                "{\"submittedAtMillis\": 1700000000000, \"model\": {\"task\": \"embedding\"}}"), null);
     }
 
     private static PrometheusScrape scrape(RunSummary s, RunOutcome outcome) {
@@ -55,7 +60,7 @@ class RunMetersTest {
         assertThat(p.sum("flinkinfer_run_failed_by_reason_items", x -> x.label("reason").equals("parse/invalid_json")))
                 .isEqualTo(2);
         assertThat(p.of("flinkinfer_run_cost")).singleElement().satisfies(x -> {
-            assertThat(x.value()).isEqualTo(0.000805); // the text format keeps the double exactly
+            assertThat(x.value()).isEqualTo(7.25 * 0.4 / 3600); // the text format keeps the double exactly
             assertThat(x.label("currency")).isEqualTo("USD");
         });
         assertThat(p.sum("flinkinfer_run_batch_latency_seconds", x -> x.label("percentile").equals("max")))
@@ -74,7 +79,8 @@ class RunMetersTest {
         assertThat(RunOutcome.of(s, new WorkloadContractException("w"))).isEqualTo(RunOutcome.FAILED_CONTRACT);
         assertThat(RunOutcome.of(s, new AccountingException("a"))).isEqualTo(RunOutcome.FAILED_ACCOUNTING);
         assertThat(RunOutcome.of(s, new java.io.IOException("disk"))).isEqualTo(RunOutcome.FAILED);
-        s.reconciliation = new Reconciliation(false, "103 read != 99 + 3", List.of("1 lost"));
+        assertThat(s.reconciliation.ok()).isTrue();
+        s = summary(99);
         assertThat(RunOutcome.of(s, null)).as("report without --mark-success").isEqualTo(RunOutcome.FAILED_ACCOUNTING);
         assertThat(scrape(s, RunOutcome.FAILED_ACCOUNTING).samples()).allSatisfy(x ->
                 assertThat(x.label("outcome")).isEqualTo("failed_accounting"));

@@ -20,18 +20,13 @@ class WorkloadVerdictsTest {
     static final WorkloadPlan.Forecast FORECAST = new WorkloadPlan.Forecast(100, 5000, 4, 16, 20, 0.01, "USD");
 
     /** 100 input records: 90 succeeded in three batches of 30, 10 failed; 25 s wall, 0.012 USD. */
-    static RunSummary run() {
-        RunSummary s = new RunSummary();
-        s.succeeded = 90;
-        s.failed = 10;
-        s.wallSeconds = 25;
-        s.cost.total = 0.012;
-        s.cost.perSuccessfulItem = 0.012 / 90;
-        s.quality.checked = 40;
-        s.quality.metric = "cosine";
-        s.quality.min = 0.975;
-        s.quality.mean = 0.991;
-        return s;
+    static WorkloadVerdicts.Actuals run() {
+        return run(new RunSummary.Quality(40, "cosine", 0.975, 0.991));
+    }
+
+    static WorkloadVerdicts.Actuals run(RunSummary.Quality quality) {
+        return new WorkloadVerdicts.Actuals(25, 90, 10, 0, new RunSummary.Cost("USD", 0, 0, 0.012, 0, 90, 10, 0, 0),
+                quality);
     }
 
     /** Three batches of 30 items: queue wait + batch time 1 s, 2 s and 5 s. */
@@ -55,12 +50,13 @@ class WorkloadVerdictsTest {
     }
 
     /** Judges {@code s} as a run whose job tallied {@code batches} against the card's latency bound. */
-    static List<WorkloadVerdict> judge(WorkloadContract c, RunSummary s, List<BatchMetrics> batches, long submitted) {
+    static List<WorkloadVerdict> judge(WorkloadContract c, WorkloadVerdicts.Actuals s, List<BatchMetrics> batches,
+            long submitted) {
         io.github.flinkinfer.operators.ledger.RunLedger l = new io.github.flinkinfer.operators.ledger.RunLedger();
         l.latencyBoundMs = c.latencyMaxItemMs();
         batches.forEach(l::addBatch);
-        s.withinLatencyBound = l.withinLatencyBound;
-        return WorkloadVerdicts.judge(c, s, submitted);
+        return WorkloadVerdicts.judge(c, new WorkloadVerdicts.Actuals(s.wallSeconds(), s.succeeded(), s.failed(),
+                l.withinLatencyBound, s.cost(), s.quality()), submitted);
     }
 
     static WorkloadVerdict verdict(List<WorkloadVerdict> all, String clause) {
@@ -146,8 +142,7 @@ class WorkloadVerdictsTest {
 
     @Test
     void aFloorWithNothingSampledIsNotShownHeld() {
-        RunSummary s = run();
-        s.quality = new RunSummary.Quality();
+        WorkloadVerdicts.Actuals s = run(RunSummary.Quality.NONE);
         List<WorkloadVerdict> v = judge(contract(null, null, 0.97, null, null), s, batches(),
                 SUBMITTED);
         assertThat(verdict(v, WorkloadVerdicts.QUALITY).status()).isEqualTo(Status.MISSED);
