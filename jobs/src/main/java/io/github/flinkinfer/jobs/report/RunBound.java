@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.report;
 
 import io.github.flinkinfer.operators.ledger.RunLedger;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -51,6 +52,10 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
      * device starved this way showed 79–81% (docs/benchmarks/device-sim.md).
      */
     public static final double CPU_BOUND = 0.75;
+
+    public RunBound {
+        hostLoads = Collections.unmodifiableMap(new LinkedHashMap<>(hostLoads)); // in stage order
+    }
 
     /** The bound of a run whose tokenize ran at {@code tokenizeParallelism} subtasks (0 = chained). */
     public static RunBound of(RunLedger l, int tokenizeParallelism) {
