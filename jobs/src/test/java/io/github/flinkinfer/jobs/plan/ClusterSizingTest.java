@@ -6,6 +6,9 @@ import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,5 +33,23 @@ class ClusterSizingTest {
                 .contains("per slot, 40.000mb").endsWith("per TaskManager of 16 slot(s)");
         assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 30.813mb")
                 .contains("per slot, 361.750mb").endsWith("per TaskManager of 16 slot(s)");
+    }
+
+    @Test
+    void refusesInOneLineNamingTheSettingWhenTheClientCapsNetworkMemory() throws Exception {
+        Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
+        Configuration capped = new Configuration();
+        capped.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("16mb"));
+        EmbedRun underCap = args -> {
+            EmbedRun.Decided run = RunOptions.embed(args);
+            run.env().configure(capped);
+            return run;
+        };
+
+        List<String> lines = ClusterSizing.lines(underCap, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
+
+        assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
+                + " slot(s) need 40.000mb").contains("taskmanager.memory.network.max is 16.000mb");
+        assertThat(lines.get(2)).contains("per slot, 40.000mb");
     }
 }
