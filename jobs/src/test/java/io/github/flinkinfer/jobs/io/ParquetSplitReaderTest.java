@@ -20,6 +20,7 @@ import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.connector.file.src.util.RecordAndPosition;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,7 +126,26 @@ class ParquetSplitReaderTest {
         }
     }
 
+    /** Snappy and ZSTD pages (Spark's and our writer's defaults) read as the uncompressed file does. */
+    @Test
+    void compressedFilesReadTheSameRows() throws Exception {
+        for (CompressionCodecName codec : List.of(CompressionCodecName.SNAPPY, CompressionCodecName.ZSTD)) {
+            Path compressed = ParquetCorpus.write(tmp.resolve(codec + ".parquet"), ROWS, 8 << 10, codec);
+            List<Row> rows = new ArrayList<>();
+            for (FileSourceSplit split : splits(compressed, MemorySize.parse("16kb"))) {
+                rows.addAll(read(split, false, new ArrayList<>()));
+            }
+            assertThat(rows).as("%s", codec).hasSize(ROWS);
+            assertThat(rows.get(ROWS - 1).text).isEqualTo(ParquetCorpus.text(ROWS - 1));
+            assertThat(rows.get(ROWS - 1).row).isEqualTo(ROWS);
+        }
+    }
+
     private List<FileSourceSplit> splits(MemorySize size) throws Exception {
+        return splits(file, size);
+    }
+
+    private static List<FileSourceSplit> splits(Path file, MemorySize size) throws Exception {
         List<FileSourceSplit> splits = new ArrayList<>(ByteRangeEnumerator.provider(size).create()
                 .enumerateSplits(new org.apache.flink.core.fs.Path[] {new org.apache.flink.core.fs.Path(file.toUri())}, 4));
         splits.sort(Comparator.comparingLong(FileSourceSplit::offset));

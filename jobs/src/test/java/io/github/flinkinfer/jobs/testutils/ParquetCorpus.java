@@ -8,6 +8,7 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
 
 /**
@@ -36,10 +37,16 @@ public final class ParquetCorpus {
         return kind(i) == 2 ? "  " : "t" + i + " " + Integer.toHexString(i * 0x9E3779B1) + "x".repeat(i % 23);
     }
 
-    /** Writes {@code rows} rows in row groups of about {@code rowGroupBytes}. */
+    /** Writes {@code rows} rows in row groups of about {@code rowGroupBytes}, uncompressed. */
     public static Path write(Path file, int rows, long rowGroupBytes) throws IOException {
+        return write(file, rows, rowGroupBytes, CompressionCodecName.UNCOMPRESSED);
+    }
+
+    /** Writes {@code rows} rows in row groups of about {@code rowGroupBytes}, pages compressed by {@code codec}. */
+    public static Path write(Path file, int rows, long rowGroupBytes, CompressionCodecName codec) throws IOException {
         try (ParquetWriter<GenericRecord> w = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
-                .withSchema(SCHEMA).withRowGroupSize(rowGroupBytes).withPageSize(4 << 10).build()) {
+                .withSchema(SCHEMA).withRowGroupSize(rowGroupBytes).withPageSize(4 << 10)
+                .withCompressionCodec(codec).build()) {
             for (int i = 0; i < rows; i++) {
                 GenericData.Record r = new GenericData.Record(SCHEMA);
                 r.put("id", id(i));
