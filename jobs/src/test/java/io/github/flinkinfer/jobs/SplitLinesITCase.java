@@ -2,13 +2,11 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.flinkinfer.jobs.io.ByteRangeEnumerator;
-import io.github.flinkinfer.jobs.io.FileInputs;
-import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.jobs.testutils.InputReads;
+import io.github.flinkinfer.jobs.testutils.InputReads.Read;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.Document;
-import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,14 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,19 +48,19 @@ class SplitLinesITCase {
         InputConfig in = Jobs.options("--input", file.toString(), "--output", tmp.resolve("out").toString())
                 .inputConfig();
 
-        Read split = read(in, 4, null);
-        Read whole = read(in, 1, MemorySize.parse("1g"));
+        Read split = InputReads.read(in, 4, null, new Tagged(), LINES);
+        Read whole = InputReads.read(in, 1, MemorySize.parse("1g"), new Tagged(), LINES);
 
         long[] perReader = new long[4];
-        for (long doc : split.docs) {
+        for (long doc : split.docs()) {
             perReader[(int) (doc & 7)]++;
         }
         assertThat(Arrays.stream(perReader).boxed().toList()).as("documents per reader subtask").allMatch(n -> n > 0);
-        assertThat(Arrays.stream(whole.docs).map(d -> d & 7).distinct()).as("unsplit: one reader").containsExactly(0L);
-        assertThat(withoutReader(split.docs)).isEqualTo(withoutReader(whole.docs));
-        assertThat(split.errors).isEqualTo(whole.errors);
+        assertThat(Arrays.stream(whole.docs()).map(d -> d & 7).distinct()).as("unsplit: one reader").containsExactly(0L);
+        assertThat(withoutReader(split.docs())).isEqualTo(withoutReader(whole.docs()));
+        assertThat(split.errors()).isEqualTo(whole.errors());
 
-        long[] byId = withoutReader(split.docs);
+        long[] byId = withoutReader(split.docs());
         int good = 0;
         for (int i = 0; i < LINES; i++) {
             if (kind(i) == 0) {
@@ -83,7 +77,7 @@ class SplitLinesITCase {
                 expectedErrors.add((kind(i) == 1 ? "malformed_json" : "empty_text") + " " + path + "@" + offsets[i]);
             }
         }
-        assertThat(split.errors).containsExactlyInAnyOrderElementsOf(expectedErrors);
+        assertThat(split.errors()).containsExactlyInAnyOrderElementsOf(expectedErrors);
     }
 
     /** 0 a good line, 1 malformed JSON, 2 an empty text. */
@@ -109,36 +103,6 @@ class SplitLinesITCase {
             }
         }
         return offsets;
-    }
-
-    /** Documents as {@code offset << 23 | id << 3 | reader subtask}; errors as "reason position". */
-    private record Read(long[] docs, List<String> errors) {}
-
-    private static Read read(InputConfig in, int parallelism, MemorySize splitSize) throws Exception {
-        Configuration conf = new Configuration();
-        if (splitSize != null) {
-            conf.set(ByteRangeEnumerator.SPLIT_SIZE, splitSize);
-        }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        env.setParallelism(parallelism);
-        ParsedInput input = FileInputs.read(env, in);
-        CloseableIterator<Long> tagged = input.documents().map(new Tagged()).collectAsync();
-        CloseableIterator<ErrorRecord> failed = input.errors().get(0).collectAsync();
-        env.executeAsync("read-" + parallelism);
-        long[] docs = new long[LINES];
-        int n = 0;
-        try (tagged) {
-            while (tagged.hasNext()) {
-                docs[n++] = tagged.next();
-            }
-        }
-        List<String> errors = new ArrayList<>();
-        try (failed) {
-            failed.forEachRemaining(e -> errors.add(e.reason + " " + e.source));
-        }
-        errors.sort(null);
-        return new Read(Arrays.copyOf(docs, n), errors);
     }
 
     /** A document's offset and id number, and the subtask that read it (the parser is chained to its reader). */

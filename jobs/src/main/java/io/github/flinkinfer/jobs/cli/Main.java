@@ -29,9 +29,7 @@ public final class Main implements Runnable {
             // a 40-line deprecation notice on every s3:// run, a missing mime.types file
             AWS_SDK_LOG.setLevel(java.util.logging.Level.SEVERE);
         }
-        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
-        GroupedHelp.install(cli.getSubcommands().get("embed"));
-        GroupedHelp.install(cli.getSubcommands().get("moderate"));
+        CommandLine cli = commandLine();
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             if (!isUsageError(e)) {
                 throw e;
@@ -62,6 +60,26 @@ public final class Main implements Runnable {
                     + "); see the error above");
         }
         System.exit(code);
+    }
+
+    /**
+     * The command line with every subcommand, each made by {@link Commands}, and the run commands'
+     * grouped help.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Main(), new Commands()).setCaseInsensitiveEnumValuesAllowed(true);
+        GroupedHelp.install(cli.getSubcommands().get("embed"));
+        GroupedHelp.install(cli.getSubcommands().get("moderate"));
+        return cli;
+    }
+
+    /** Makes the subcommands: {@code plan} with how {@code embed} decides its arguments, the rest as picocli does. */
+    private static final class Commands implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            return cls == PlanCommand.class ? cls.cast(new PlanCommand(RunOptions::embed))
+                    : CommandLine.defaultFactory().create(cls);
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.cli;
 import io.github.flinkinfer.jobs.kafka.KafkaOptions;
 import io.github.flinkinfer.jobs.options.CostOptions;
 import io.github.flinkinfer.jobs.options.QualityOptions;
+import io.github.flinkinfer.jobs.plan.EmbedRun;
 import io.github.flinkinfer.jobs.run.FlinkDefaults;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
@@ -343,6 +344,17 @@ public class RunOptions implements RunSpec.Source {
     @Override
     public int slots(StreamExecutionEnvironment env) {
         return Math.max(parallelism > 0 ? parallelism : env.getParallelism(), tokenizeParallelism);
+    }
+
+    /**
+     * What {@code embed args} would run with, decided as {@code embed} decides it and never
+     * submitted: {@code plan}'s cluster sizing builds the job graph from it.
+     */
+    public static EmbedRun.Decided embed(String... args) throws IOException {
+        RunOptions o = new RunOptions();
+        new CommandLine(o).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+        StreamExecutionEnvironment env = o.environment();
+        return new EmbedRun.Decided(env, o.spec("embed", env));
     }
 
     /** The run's execution environment with our Flink defaults ({@link FlinkDefaults#environment}). */

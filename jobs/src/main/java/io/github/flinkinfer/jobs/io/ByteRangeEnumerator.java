@@ -14,10 +14,10 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * Cuts every file into byte ranges of about equal size, so the readers of a splittable format
- * ({@link LineFormat} lines) share one large file. Flink's {@code BlockSplittingRecursiveEnumerator}
- * cuts at the file system's blocks, and a local file (or most object stores) is one block: one
- * reader would read it all. Files are found as Flink's default enumerator finds them (same
- * recursion and hidden-file filter); only the cutting differs. The enumerator runs once, on the
+ * ({@link LineFormat} lines, {@link ParquetInput}'s row groups) share one large file. Flink's
+ * {@code BlockSplittingRecursiveEnumerator} cuts at the file system's blocks, and a local file
+ * (or most object stores) is one block: one reader would read it all. Files are found as Flink's
+ * default enumerator finds them (same recursion and hidden-file filter); only the cutting differs. The enumerator runs once, on the
  * JobManager, and touches file metadata only, never their bytes.
  *
  * <p>Split size: {@link #SPLIT_SIZE} when set, else the corpus's bytes over {@value
@@ -35,9 +35,9 @@ public final class ByteRangeEnumerator extends NonSplittingRecursiveEnumerator {
     public static final ConfigOption<MemorySize> SPLIT_SIZE = ConfigOptions.key("inference.input.split-size")
             .memoryType()
             .noDefaultValue()
-            .withDescription("Byte range of one split of a JSONL or text input file (CSV and Parquet"
-                    + " are not cut by bytes). Default: the input's size over 4 splits per reader,"
-                    + " between 1 MiB and 128 MiB.");
+            .withDescription("Byte range of one split of a JSONL, text or Parquet input file (CSV is"
+                    + " not cut; a Parquet split reads the row groups whose midpoint it holds)."
+                    + " Default: the input's size over 4 splits per reader, between 1 MiB and 128 MiB.");
 
     static final int SPLITS_PER_READER = 4;
     static final long MIN_SPLIT = MemorySize.parse("1m").getBytes();

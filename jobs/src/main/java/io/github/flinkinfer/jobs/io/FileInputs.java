@@ -22,10 +22,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
  * the reading subtask; one source per format. A directory is read whole, subfolders included,
  * skipping names that start with '_' or '.' at every level (FileSource's own rule). JSONL and
- * text files are read in byte ranges ({@link ByteRangeEnumerator}), so one large file is read by
- * every reader. Every record's position names its file's whole path ({@code <path>@<offset>} for
- * lines, CSV {@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two
- * directories give distinct positions.
+ * text files are read in byte ranges ({@link ByteRangeEnumerator}), Parquet files by the row
+ * groups of such ranges ({@link ParquetInput}), so one large file is read by every reader. Every
+ * record's position names its file's whole path ({@code <path>@<offset>} for lines, CSV
+ * {@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two directories
+ * give distinct positions.
  *
  * <pre>{@code
  * ParsedInput input = FileInputs.read(env, options.inputConfig());
@@ -55,13 +56,11 @@ public final class FileInputs {
         Path[] array = paths.toArray(new Path[0]);
         String name = "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
         if (format == InputFormat.PARQUET) {
-            DataStream<ParquetInput.Row> rows =
-                    env.fromSource(
-                            FileSource.forBulkFileFormat(
-                                            ParquetInput.format(in.idField(), in.textField()), array)
-                                    .build(),
-                            WatermarkStrategy.noWatermarks(),
-                            name);
+            DataStream<ParquetInput.Row> rows = env.fromSource(
+                    inByteRanges(env, FileSource.forBulkFileFormat(ParquetInput.format(in.idField(), in.textField()),
+                            array)),
+                    WatermarkStrategy.noWatermarks(),
+                    name);
             return rows.process(new ParquetInput.ToDocument())
                     .name("parse-parquet")
                     .uid("parse-parquet");
@@ -69,18 +68,20 @@ public final class FileInputs {
         LineFormat records = format == InputFormat.CSV
                 ? LineFormat.csvRecords(in.maxRecordBytes()) : new LineFormat(in.maxRecordBytes());
         FileSource.FileSourceBuilder<RawLine> source = FileSource.forBulkFileFormat(records, array);
-        if (records.isSplittable()) {
-            source.setFileEnumerator(ByteRangeEnumerator.provider(
-                    env.getConfiguration().getOptional(ByteRangeEnumerator.SPLIT_SIZE).orElse(null)));
-        }
         DataStream<RawLine> lines =
                 env.fromSource(
-                        source.build(),
+                        records.isSplittable() ? inByteRanges(env, source) : source.build(),
                         WatermarkStrategy.noWatermarks(),
                         name);
         return lines.process(new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))
                 .name("parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
                 .uid("parse-" + format.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** {@code source} with its files cut into byte ranges ({@link ByteRangeEnumerator}). */
+    private static <T> FileSource<T> inByteRanges(StreamExecutionEnvironment env, FileSource.FileSourceBuilder<T> source) {
+        return source.setFileEnumerator(ByteRangeEnumerator.provider(
+                env.getConfiguration().getOptional(ByteRangeEnumerator.SPLIT_SIZE).orElse(null))).build();
     }
 
     /** Groups the inputs by format: --format, else each file's (or directory's files') extension. */

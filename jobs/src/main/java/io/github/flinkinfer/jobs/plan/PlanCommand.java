@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
  * {@code plan}: samples a corpus, prints its token-length histogram, measures a few bucket-edge
  * and token-budget settings on this machine with short runs of the real batcher and model, and
  * forecasts the full run's time and cost with the best one. With {@code --workload} it does so for
- * every variant of a workload card and chooses one ({@link PlanWorkload}).
+ * every variant of a workload card and chooses one ({@link PlanWorkload}). With {@code --input} it
+ * also names the TaskManager network memory the run needs at its parallelism ({@link ClusterSizing}).
  *
  * <pre>{@code
  * flink-inference plan --input datasets/build/gcide.jsonl --sample 400 --price-cpu-core-hour 0.05
@@ -41,7 +42,8 @@ import picocli.CommandLine.Spec;
  * }</pre>
  */
 @Command(name = "plan", mixinStandardHelpOptions = true,
-        description = "Dry run: token-length histogram, measured batching settings, time and cost forecast.")
+        description = "Dry run: token-length histogram, measured batching settings, time and cost forecast, and"
+                + " the TaskManager network memory embed needs at --parallelism (per slot and per TaskManager).")
 public final class PlanCommand implements Callable<Integer> {
     static final int[] HISTOGRAM_EDGES = {8, 16, 32, 64, 128, 256, 512};
     static final int[] BUDGETS = {2048, 4096, 8192, 16384};
@@ -74,10 +76,18 @@ public final class PlanCommand implements Callable<Integer> {
     int sample;
 
     @Option(names = {"-p", "--parallelism"}, defaultValue = "0",
-            description = "Inference subtasks of the planned run (0 = cores); each measured with 1 ORT thread.")
+            description = "Inference subtasks of the planned run (0 = cores, as embed); each measured with 1 ORT"
+                    + " thread; the cluster sizing names the network memory a TaskManager needs at it.")
     int parallelism;
 
     @Mixin CostOptions cost = new CostOptions();
+
+    private final EmbedRun embed;
+
+    /** {@code plan}, with how {@code embed} decides its arguments, for the cluster sizing. */
+    public PlanCommand(EmbedRun embed) {
+        this.embed = embed;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -140,6 +150,8 @@ public final class PlanCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "cost forecast: %.6f %s busy (%.6f per 1M tokens)%n",
                     costTotal, prices.currency(), costTotal / totalTokens * 1e6);
         }
+        System.out.println();
+        ClusterSizing.lines(embed, input, textField, model, maxLength, subtasks).forEach(System.out::println);
         return 0;
     }
 

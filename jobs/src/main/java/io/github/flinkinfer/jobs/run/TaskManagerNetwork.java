@@ -71,6 +71,11 @@ public final class TaskManagerNetwork {
         public long bytesPerTaskManager(int slots) {
             return sizing.bytesPerTaskManager(exchanges, slots);
         }
+
+        /** The pipelined exchanges alone (alive together in any case): the least a TaskManager must have. */
+        public Need pipelined() {
+            return new Need(exchanges.stream().filter(Exchange::pipelined).toList(), widest, sizing);
+        }
     }
 
     /** What the job of {@code graph} needs (vertices without a parallelism get {@code parallelism}). */
@@ -96,8 +101,7 @@ public final class TaskManagerNetwork {
         int slots = client.get(TaskManagerOptions.NUM_TASK_SLOTS);
         MemorySize perTaskManager = new MemorySize(NetworkMemorySizing.roundedUp(need.bytesPerTaskManager(slots)));
         var max = client.getOptional(TaskManagerOptions.NETWORK_MEMORY_MAX);
-        long pipelined = need.sizing().bytesPerTaskManager(
-                need.exchanges().stream().filter(NetworkMemorySizing.Exchange::pipelined).toList(), slots);
+        long pipelined = need.pipelined().bytesPerTaskManager(slots);
         if (max.isPresent() && max.get().getBytes() < pipelined) {
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                     "TaskManagers of %d slot(s) need %s of network memory for this job at parallelism %d"

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 
@@ -45,9 +44,7 @@ class DeployManifestsTest {
             String entryClass = job.spec().path("job").path("entryClass").asText();
             assertThat(Class.forName(entryClass)).as("%s", job).isEqualTo(Main.class);
 
-            ParseResult parsed = new CommandLine(new Main())
-                    .setCaseInsensitiveEnumValuesAllowed(true)
-                    .parseArgs(job.args().toArray(String[]::new));
+            ParseResult parsed = Main.commandLine().parseArgs(job.args().toArray(String[]::new));
             assertThat(parsed.subcommand()).as("%s: args name a subcommand", job).isNotNull();
             CommandSpec options = parsed.subcommand().commandSpec().mixins().get("options");
             if (options != null && options.userObject() instanceof RunOptions o) {

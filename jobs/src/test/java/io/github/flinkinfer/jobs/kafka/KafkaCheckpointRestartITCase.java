@@ -4,20 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.cli.EmbeddingJob;
 import io.github.flinkinfer.jobs.cli.RunOptions;
-import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
-import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
+import io.github.flinkinfer.jobs.testutils.FailOnceAfterCheckpoint;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
-import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.TaskManagerOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,17 +30,8 @@ class KafkaCheckpointRestartITCase {
             new MiniClusterResourceConfiguration.Builder()
                     .setNumberTaskManagers(2)
                     .setNumberSlotsPerTaskManager(1)
-                    .setConfiguration(smallNetworkBuffers())
+                    .setConfiguration(FailOnceAfterCheckpoint.smallNetworkBuffers())
                     .build());
-
-    private static Configuration smallNetworkBuffers() {
-        Configuration conf = new Configuration();
-        conf.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("4kb"));
-        conf.setString("taskmanager.network.memory.buffers-per-channel", "1");
-        conf.setString("taskmanager.network.memory.floating-buffers-per-gate", "1");
-        conf.setString("taskmanager.network.memory.max-buffers-per-channel", "1");
-        return conf;
-    }
 
     @TempDir Path tmp;
 
@@ -64,25 +47,7 @@ class KafkaCheckpointRestartITCase {
                 "--runtime-mode", "STREAMING", "--checkpoint-interval-ms", "300",
                 "--max-batch-size", "16", "--lookahead-batches", "1").toArray(String[]::new));
         o.validate();
-        StreamExecutionEnvironment env =
-                o.environment();
-        env.setParallelism(o.parallelism);
-        env.enableCheckpointing(o.checkpointIntervalMillis, CheckpointingMode.EXACTLY_ONCE);
-        InferencePipeline.build(env, o.spec("embed", env), new FailOnceAfterCheckpoint(
-                ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions())), new EmbeddingTask());
-
-        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> {
-            try {
-                env.execute("checkpoint restart");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (Outputs.committed(out.resolve("embeddings")).isEmpty() && !job.isDone()) {
-            Thread.sleep(50);
-        }
-        FailOnceAfterCheckpoint.arm();
-        job.get();
+        FailOnceAfterCheckpoint.embedFailingOnce(o, o.environment(), out);
 
         assertThat(FailOnceAfterCheckpoint.FIRED).isTrue();
         List<String> keys = KAFKA.committedKeys("cp-embeddings");

@@ -24,7 +24,7 @@ class ModelCardCommandTest {
         Files.writeString(dir.resolve("config.json"), """
                 {"hidden_size": 384, "intermediate_size": 1536, "max_position_embeddings": 512,
                  "num_attention_heads": 12, "num_hidden_layers": 6}""");
-        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cli = Main.commandLine();
 
         int code = cli.execute("models", "card", dir.toString(), "--name", "minilm-q",
                 "--model-version", "7", "--pooling", "mean", "--max-length", "256");

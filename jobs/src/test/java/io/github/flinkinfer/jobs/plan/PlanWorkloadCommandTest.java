@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan;
 import io.github.flinkinfer.jobs.workload.WorkloadPlan.VariantEstimate;
@@ -97,7 +98,7 @@ class PlanWorkloadCommandTest {
 
     private static Run plan(Path card, String... more) {
         StringWriter out = new StringWriter();
-        CommandLine cli = new CommandLine(new PlanCommand()).setOut(new PrintWriter(out, true));
+        CommandLine cli = new CommandLine(new PlanCommand(RunOptions::embed)).setOut(new PrintWriter(out, true));
         String[] args = new String[more.length + 2];
         args[0] = "--workload";
         args[1] = card.toString();

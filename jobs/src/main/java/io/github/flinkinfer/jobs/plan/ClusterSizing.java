@@ -1,0 +1,84 @@
+package io.github.flinkinfer.jobs.plan;
+
+import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
+import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
+import io.github.flinkinfer.jobs.spec.RunSpec;
+import io.github.flinkinfer.jobs.run.TaskManagerNetwork;
+import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+
+/**
+ * {@code plan}'s cluster sizing: the network memory the embed job at a parallelism needs, from
+ * its real job graph (built, never submitted) by the rule the run's own pre-flight uses
+ * ({@link TaskManagerNetwork#preflight}), so a session or application cluster can be sized
+ * before the run is submitted.
+ */
+final class ClusterSizing {
+    private ClusterSizing() {}
+
+    /**
+     * The sizing lines for {@code embed} of {@code input} with {@code model} at {@code parallelism},
+     * its arguments decided by {@code embed} itself: a heading, the cluster's line (or its refusal when the client's configuration caps
+     * {@code taskmanager.memory.network.max} below the need), the least a cluster TaskManager
+     * must have (the pipelined exchanges) and the embedded cluster's.
+     * TaskManagers hold {@code parallelism} slots unless the configuration sets
+     * {@code taskmanager.numberOfTaskSlots}.
+     */
+    static List<String> lines(EmbedRun embed, Path input, String textField, String model, int maxLength,
+            int parallelism) throws Exception {
+        Path output = Files.createTempDirectory("plan-sizing");
+        try {
+            EmbedRun.Decided run = embed.decide("--input", input.toString(), "--output", output.toString(),
+                    "--text-field", textField, "--model", model, "--max-length", String.valueOf(maxLength),
+                    "--parallelism", String.valueOf(parallelism), "--run-id", "plan");
+            StreamExecutionEnvironment env = run.env();
+            RunSpec spec = run.spec();
+            env.setParallelism(parallelism);
+            InferencePipeline.build(env, spec, ModelRuntimeFactory.onnx(spec.card(), spec.runtime()), new EmbeddingTask());
+            StreamGraph graph = env.getStreamGraph(false);
+            return lines(env.getConfiguration(), graph, parallelism);
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+
+    /** The sizing lines for {@code graph} at {@code parallelism} under the client configuration {@code conf}. */
+    static List<String> lines(ReadableConfig conf, StreamGraph graph, int parallelism) {
+        Configuration client = Configuration.fromMap(conf.toMap());
+        if (!client.contains(TaskManagerOptions.NUM_TASK_SLOTS)) {
+            client.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
+        }
+        int slots = client.get(TaskManagerOptions.NUM_TASK_SLOTS);
+        String cluster;
+        try {
+            cluster = TaskManagerNetwork.preflight(client, graph, parallelism);
+        } catch (IllegalArgumentException refused) {
+            cluster = "would be refused: " + refused.getMessage();
+        }
+        TaskManagerNetwork.Need pipelined = TaskManagerNetwork.of(TaskManagerNetwork.sizing(client), graph,
+                parallelism).pipelined();
+        TaskManagerNetwork.Need embedded = TaskManagerNetwork.of(TaskManagerNetwork.embeddedSizing(client), graph,
+                parallelism);
+        return List.of(String.format(Locale.ROOT, "cluster sizing at --parallelism %d (embed's job graph):", parallelism),
+                "  session/application cluster: " + cluster,
+                String.format(Locale.ROOT, "  the least (pipelined exchanges alone; the rest is blocking exchanges' sort"
+                                + " buffers): %s per slot, %s per TaskManager of %d slot(s)",
+                        human(pipelined.bytesPerSlot()), human(pipelined.bytesPerTaskManager(slots)), slots),
+                String.format(Locale.ROOT, "  embedded cluster (sized automatically): %s per slot, %s per TaskManager"
+                                + " of %d slot(s)", human(embedded.bytesPerSlot()),
+                        human(embedded.bytesPerTaskManager(slots)), slots));
+    }
+
+    private static String human(long bytes) {
+        return new MemorySize(bytes).toHumanReadableString();
+    }
+}

@@ -1,0 +1,55 @@
+package io.github.flinkinfer.jobs.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.flinkinfer.jobs.cli.RunOptions;
+import io.github.flinkinfer.jobs.testutils.Corpus;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code plan}'s cluster sizing: the network memory the embed job's own graph needs at a parallelism. */
+class ClusterSizingTest {
+    @TempDir Path dir;
+
+    @Test
+    void namesTheNetworkMemoryOfTheEmbedJobAtParallelism16() throws Exception {
+        Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
+
+        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
+
+        // NetworkMemorySizing's rule on the embed job's 23 exchanges at P=16, TaskManagers of 16 slots
+        // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).isEqualTo("cluster sizing at --parallelism 16 (embed's job graph):");
+        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 371.688mb")
+                .contains("per slot, 5.680gb").contains("per TaskManager of 16 slot(s)")
+                .contains("taskmanager.memory.network.max >= that, 23 exchanges at parallelism 16");
+        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("2.500mb")
+                .contains("per slot, 40.000mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 30.813mb")
+                .contains("per slot, 361.750mb").endsWith("per TaskManager of 16 slot(s)");
+    }
+
+    @Test
+    void refusesInOneLineNamingTheSettingWhenTheClientCapsNetworkMemory() throws Exception {
+        Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
+        Configuration capped = new Configuration();
+        capped.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("16mb"));
+        EmbedRun underCap = args -> {
+            EmbedRun.Decided run = RunOptions.embed(args);
+            run.env().configure(capped);
+            return run;
+        };
+
+        List<String> lines = ClusterSizing.lines(underCap, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
+
+        assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
+                + " slot(s) need 40.000mb").contains("taskmanager.memory.network.max is 16.000mb");
+        assertThat(lines.get(2)).contains("per slot, 40.000mb");
+    }
+}

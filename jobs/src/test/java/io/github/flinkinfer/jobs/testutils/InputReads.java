@@ -1,0 +1,65 @@
+package io.github.flinkinfer.jobs.testutils;
+
+import io.github.flinkinfer.jobs.io.ByteRangeEnumerator;
+import io.github.flinkinfer.jobs.io.FileInputs;
+import io.github.flinkinfer.jobs.io.ParsedInput;
+import io.github.flinkinfer.jobs.spec.InputConfig;
+import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * An input read by the job's own sources and parsers ({@link FileInputs}) and nothing after them,
+ * on the test's MiniCluster in BATCH: each document as a number the test packs (its position, id
+ * and reader subtask), each error row as {@code "reason position"}, sorted.
+ *
+ * <pre>{@code
+ * InputReads.Read split = InputReads.read(in, 4, null, new Tagged(), LINES);
+ * }</pre>
+ */
+public final class InputReads {
+    private InputReads() {}
+
+    /** The tagged documents, in arrival order, and the sorted error rows. */
+    public record Read(long[] docs, List<String> errors) {}
+
+    /**
+     * Reads {@code in} at {@code parallelism} with byte ranges of {@code splitSize} (null: sized
+     * from the input), each document through {@code tag}; at most {@code max} documents.
+     */
+    public static Read read(InputConfig in, int parallelism, MemorySize splitSize, MapFunction<Document, Long> tag,
+            int max) throws Exception {
+        Configuration conf = new Configuration();
+        if (splitSize != null) {
+            conf.set(ByteRangeEnumerator.SPLIT_SIZE, splitSize);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        env.setParallelism(parallelism);
+        ParsedInput input = FileInputs.read(env, in);
+        CloseableIterator<Long> tagged = input.documents().map(tag).collectAsync();
+        CloseableIterator<ErrorRecord> failed = input.errors().get(0).collectAsync();
+        env.executeAsync("read-" + parallelism);
+        long[] docs = new long[max];
+        int n = 0;
+        try (tagged) {
+            while (tagged.hasNext()) {
+                docs[n++] = tagged.next();
+            }
+        }
+        List<String> errors = new ArrayList<>();
+        try (failed) {
+            failed.forEachRemaining(e -> errors.add(e.reason + " " + e.source));
+        }
+        errors.sort(null);
+        return new Read(Arrays.copyOf(docs, n), errors);
+    }
+}
