@@ -74,12 +74,13 @@ public final class InferencePipeline {
         if (in.kafka().readsKafka() || in.kafka().writesKafka()) {
             KafkaPreflight.check(in.kafka(), runId);
         }
-        ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
+        ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in); // read
         InferenceConfig config = spec.inference();
-        Inferred inferred = infer(input.documents(), config, runId, model, kind);
+        Inferred inferred = infer(input.documents(), config, runId, model, kind); // pre-process, batch + run
         Accounting ledger = inferred.ledger();
         ledger.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
-        kind.write(kind.postProcess(inferred, config, model.card()), out, ledger);
+        DataStream<R> results = kind.postProcess(inferred, config, model.card()); // post-process
+        kind.write(results, out, ledger); // write
         if (inferred.skipped() != null) {
             IndexOutputs.writeSkipped(inferred.skipped(), out);
         }
