@@ -5,18 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
-import io.github.flinkinfer.jobs.dataflow.InferenceTask;
+import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
+import io.github.flinkinfer.jobs.dataflow.TaskKind;
 import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.report.AccountingException;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.run.InferenceRun;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.operators.InferenceResult;
-import io.github.flinkinfer.operators.chunk.Chunking;
 import io.github.flinkinfer.runtime.card.ModelCard;
+import io.github.flinkinfer.runtime.card.ModelTask;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -31,8 +33,8 @@ import org.junit.jupiter.api.Test;
 class ReconciliationITCase extends ClusterTestBase {
     static final Map<String, String> CORPUS = Corpus.sample(80);
 
-    /** The embedding task with a test-only filter that drops one result before the writers. */
-    static final class DropsOneRow implements InferenceTask {
+    /** The embedding kind with a test-only filter that drops one result before the writers. */
+    static final class DropsOneRow implements TaskKind<InferenceResult> {
         private final EmbeddingTask embed = new EmbeddingTask();
         private final String lost;
 
@@ -46,16 +48,20 @@ class ReconciliationITCase extends ClusterTestBase {
         }
 
         @Override
-        public io.github.flinkinfer.runtime.card.ModelTask modelTask() {
+        public ModelTask modelTask() {
             return embed.modelTask();
         }
 
         @Override
-        public void writeResults(DataStream<InferenceResult> rows, OutputConfig out, Chunking chunking,
-                ModelCard card, Accounting accounting) {
+        public DataStream<InferenceResult> postProcess(InferencePipeline.Inferred inferred, InferenceConfig config,
+                ModelCard card) {
             String id = lost;
-            embed.writeResults(rows.filter(r -> !r.id.equals(id)).name("test-drops-one"), out, chunking,
-                    card, accounting);
+            return embed.postProcess(inferred, config, card).filter(r -> !r.id.equals(id)).name("test-drops-one");
+        }
+
+        @Override
+        public void write(DataStream<InferenceResult> rows, OutputConfig out, Accounting ledger) {
+            embed.write(rows, out, ledger);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.github.flinkinfer.operators;
 
+import io.github.flinkinfer.operators.errors.ErrorReason;
+
 /**
  * One input text with its id and where it came from (file:line, or topic-partition@offset).
  * A Flink POJO: public fields and a no-arg constructor keep it off Kryo.
@@ -15,6 +17,19 @@ public class Document {
         this.id = id;
         this.text = text;
         this.source = source;
+    }
+
+    /**
+     * The text rules of every front door (the job's record parsers, the SQL provider): why {@code
+     * text} cannot be a document's ({@link ErrorReason#EMPTY_TEXT} when empty or whitespace, {@link
+     * ErrorReason#NUL_CHARACTER}), or null when it can. A null text is the caller's to name (a
+     * missing field, an SQL NULL).
+     */
+    public static ErrorReason problemWith(String text) {
+        if (text.isBlank()) {
+            return ErrorReason.EMPTY_TEXT;
+        }
+        return text.indexOf('\0') >= 0 ? ErrorReason.NUL_CHARACTER : null;
     }
 
     @Override

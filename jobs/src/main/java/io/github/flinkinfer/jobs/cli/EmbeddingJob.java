@@ -1,6 +1,6 @@
 package io.github.flinkinfer.jobs.cli;
 
-import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
+import io.github.flinkinfer.jobs.dataflow.TaskKinds;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.run.InferenceRun;
 import java.util.concurrent.Callable;
@@ -49,6 +49,6 @@ public final class EmbeddingJob implements Callable<Integer> {
      * submitted detached.
      */
     public static RunSummary run(RunOptions o, StreamExecutionEnvironment env) throws Exception {
-        return InferenceRun.execute(new EmbeddingTask(), o, env, null);
+        return InferenceRun.execute(TaskKinds.named("embed"), o, env, null);
     }
 }

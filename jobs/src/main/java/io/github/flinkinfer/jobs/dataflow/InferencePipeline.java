@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.dataflow;
 
+import io.github.flinkinfer.jobs.index.IndexOutputs;
 import io.github.flinkinfer.jobs.index.IndexSteps;
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.FileOutputs;
@@ -21,11 +22,11 @@ import io.github.flinkinfer.operators.dedupe.DeduplicateFunction;
 import io.github.flinkinfer.operators.dedupe.DocumentOutcome;
 import io.github.flinkinfer.operators.dedupe.PositionMarker;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
+import io.github.flinkinfer.operators.incremental.SkippedDocument;
 import io.github.flinkinfer.operators.ledger.RunLedger;
 import io.github.flinkinfer.operators.metrics.BatchMetrics;
 import io.github.flinkinfer.operators.run.BatchInferenceOperator;
 import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
-import io.github.flinkinfer.operators.tokenize.TokenizeFunction;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -36,12 +37,13 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Builds every run's dataflow on an environment; only the result writers depend on the task:
+ * Builds every run's dataflow on an environment, the same for every {@link TaskKind}; the kind
+ * supplies its pre-process, batching policy, post-process and writers:
  *
  * <pre>
- *  source ─▶ parse ─▶ dedupe ids ─▶ tokenize ─▶ batch + infer ─▶ results  (the task's writers)
- *             │           │            │              ├──────────▶ metrics  (one row per batch)
- *             └───────────┴────────────┴──────────────┴──────────▶ errors   (one row per failed input)
+ *  read ─▶ dedupe ids ─▶ pre-process ─▶ batch + run ─▶ post-process ─▶ write   (the kind's result)
+ *   │          │              │              ├───────────────────────────────▶ metrics (one row per batch)
+ *   └──────────┴──────────────┴──────────────┴───────────────────────────────▶ errors  (one row per failed input)
  * </pre>
  *
  * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run or
@@ -51,71 +53,84 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
- * and sinks are chosen from the run's {@link RunSpec}; the middle is {@link #infer}. Each stage
- * gets its own config record of the spec ({@link InputConfig}, {@link InferenceConfig}, {@link
- * OutputConfig}, {@link io.github.flinkinfer.operators.ledger.ErrorBudget}).
+ * and sinks are chosen from the run's {@link RunSpec}; the middle is {@link #infer}, which returns
+ * its streams and ledger tallies as one {@link Inferred}. Each stage gets its own config record of
+ * the spec ({@link InputConfig}, {@link InferenceConfig}, {@link OutputConfig}, {@link
+ * io.github.flinkinfer.operators.ledger.ErrorBudget}).
+ *
+ * <pre>{@code
+ * InferencePipeline.build(env, spec, ModelRuntimeFactory.onnx(card, spec.runtime()), TaskKinds.named("embed"));
+ * }</pre>
  */
 public final class InferencePipeline {
     private InferencePipeline() {}
 
-    /** Adds the whole job of {@code task} to {@code env}, reading and writing per {@code spec}. */
-    public static void build(StreamExecutionEnvironment env, RunSpec spec, ModelRuntimeFactory model,
-            InferenceTask task) {
+    /** Adds the whole job of {@code kind} to {@code env}, reading and writing per {@code spec}. */
+    public static <R> void build(StreamExecutionEnvironment env, RunSpec spec, ModelRuntimeFactory model,
+            TaskKind<R> kind) {
         String runId = spec.runId();
         InputConfig in = spec.input();
         OutputConfig out = spec.output();
         if (in.kafka().readsKafka() || in.kafka().writesKafka()) {
             KafkaPreflight.check(in.kafka(), runId);
         }
-        ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in);
-        Accounting accounting = new Accounting();
-        accounting.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
-        List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
-        IndexSteps.Extras extras = new IndexSteps.Extras();
+        ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in); // read
         InferenceConfig config = spec.inference();
-        Inferred inferred = infer(input.documents(), config, runId, model, errors, extras, accounting);
-        task.writeResults(extras.allRows(inferred.results()), out, config.chunking(), model.card(), accounting);
-        extras.writeSkipped(out);
+        Inferred inferred = infer(input.documents(), config, runId, model, kind); // pre-process, batch + run
+        Accounting ledger = inferred.ledger();
+        ledger.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
+        DataStream<R> results = kind.postProcess(inferred, config, model.card()); // post-process
+        kind.write(results, out, ledger); // write
+        if (inferred.skipped() != null) {
+            IndexOutputs.writeSkipped(inferred.skipped(), out);
+        }
         FileOutputs.writeMetrics(inferred.metrics(), out);
+        List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
+        errors.addAll(inferred.errors());
         DataStream<ErrorRecord> allErrors = union(errors);
         FileOutputs.writeErrors(allErrors, out);
         KafkaOutputs.writeErrors(allErrors, out);
-        accounting.tally(allErrors, "errors", RunLedger::addError);
+        ledger.tally(allErrors, "errors", RunLedger::addError);
         var contract = spec.workload();
-        accounting.merge(spec.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
+        ledger.merge(spec.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
                 contract == null ? null : contract.latencyMaxItemMs());
     }
 
-    /** What the middle hands the writers: the result rows to write, and one metrics row per batch. */
-    public record Inferred(DataStream<InferenceResult> results, DataStream<BatchMetrics> metrics) {}
-
     /**
-     * The shared middle of every job: dedupe ids, tokenize, batch and infer. Adds each stage's
-     * error side output to {@code errors}.
+     * What the shared middle hands the kind's post-process and the writers.
+     *
+     * @param results the kept rows of this run's model calls (one per successful model input)
+     * @param modelOutputs the batch-and-infer operator itself (before a dedupe after inference):
+     *     keyed post-processing by document reads it, as doc pooling does
+     * @param carried rows an incremental run carried over from the earlier run (else empty)
+     * @param skipped the record of documents an incremental run skipped (else null)
+     * @param metrics one row per batch
+     * @param errors each stage's error rows, in stage order
+     * @param ledger the tallies so far; post-process and the writers add theirs, then {@link
+     *     Accounting#merge} writes the ledger
      */
-    public static Inferred infer(
-            DataStream<Document> docs,
-            InferenceConfig config,
-            String runId,
-            ModelRuntimeFactory model,
-            List<DataStream<ErrorRecord>> errors) {
-        return infer(docs, config, runId, model, errors, new IndexSteps.Extras(), new Accounting());
-    }
-
-    /**
-     * Same, with search-index steps: chunking at tokenization, and rows not inferred by this
-     * run's model calls (carried over by an incremental run, doc-level pools) added to {@code
-     * extras}; write {@link IndexSteps.Extras#allRows} to get them. Where {@link
-     * KeepFirstAfterInference} applies (BATCH keep-first), the dedupe runs after inference.
-     */
-    public static Inferred infer(
-            DataStream<Document> docs,
-            InferenceConfig config,
-            String runId,
-            ModelRuntimeFactory model,
+    public record Inferred(
+            DataStream<InferenceResult> results,
+            DataStream<InferenceResult> modelOutputs,
+            List<DataStream<InferenceResult>> carried,
+            DataStream<SkippedDocument> skipped,
+            DataStream<BatchMetrics> metrics,
             List<DataStream<ErrorRecord>> errors,
-            IndexSteps.Extras extras,
-            Accounting accounting) {
+            Accounting ledger) {}
+
+    /**
+     * The shared middle of every job: dedupe ids, skip unchanged documents (incremental runs), the
+     * kind's pre-process, batch and run. Where {@link KeepFirstAfterInference} applies (BATCH
+     * keep-first), the dedupe runs after inference.
+     */
+    public static Inferred infer(
+            DataStream<Document> docs,
+            InferenceConfig config,
+            String runId,
+            ModelRuntimeFactory model,
+            TaskKind<?> kind) {
+        List<DataStream<ErrorRecord>> errors = new ArrayList<>();
+        Accounting accounting = new Accounting();
         DataStream<Document> unique;
         boolean dedupeAfter = KeepFirstAfterInference.applies(config);
         DataStream<DocumentOutcome> marks = null;
@@ -141,10 +156,9 @@ public final class InferencePipeline {
         } else {
             unique = docs.rebalance();
         }
-        unique = IndexSteps.skipUnchanged(unique, config, model, extras, accounting);
+        IndexSteps.Unchanged unchanged = IndexSteps.skipUnchanged(unique, config, model, accounting);
         SingleOutputStreamOperator<TokenizedDocument> tokens =
-                unique.process(new TokenizeFunction(model.card(), model.options(), config.overlong(),
-                                config.chunking()))
+                unchanged.changed().process(kind.preProcess(model, config))
                         .name("tokenize")
                         .uid("tokenize");
         StageParallelism.ofTokenize(tokens, config);
@@ -154,7 +168,7 @@ public final class InferencePipeline {
                 StageParallelism.toInference(tokens, config).transform(
                                 "batch-and-infer",
                                 TypeInformation.of(InferenceResult.class),
-                                BatchInferenceOperator.builder(model, config.batching(), runId)
+                                BatchInferenceOperator.builder(model, kind.batching(config), runId)
                                         .cost(config.cost())
                                         .qualityGate(config.qualityGate())
                                         .overlap(config.overlap())
@@ -175,8 +189,8 @@ public final class InferencePipeline {
             accounting.tally(results.getSideOutput(Outputs.WINDOW_FAILURES), "window-failures",
                     (l, w) -> l.addFailedWindow());
         }
-        IndexSteps.pool(results, config.chunking(), extras, accounting);
-        return new Inferred(written, results.getSideOutput(Outputs.BATCH_METRICS));
+        return new Inferred(written, results, unchanged.carried(), unchanged.skipped(),
+                results.getSideOutput(Outputs.BATCH_METRICS), List.copyOf(errors), accounting);
     }
 
     static DataStream<ErrorRecord> union(List<DataStream<ErrorRecord>> errors) {

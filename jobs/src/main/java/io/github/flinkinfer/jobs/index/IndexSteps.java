@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.index;
 
+import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
-import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.Outputs;
@@ -14,7 +14,6 @@ import io.github.flinkinfer.operators.pool.DocPoolingFunction;
 import io.github.flinkinfer.operators.pool.DocumentErrorsFunction;
 import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.runtime.card.ModelCard;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -27,52 +26,37 @@ import org.slf4j.LoggerFactory;
 /**
  * The dataflow steps of search-index and chunked runs around the shared middle: the
  * incremental-run cache lookup before tokenization (keyed by document id, joined with the earlier
- * run's rows), doc-level pooling after inference and one error row per document with a failed
- * window (both keyed by document id). Rows that do not come out of this
- * run's model calls are collected in {@link Extras}.
+ * run's rows), doc-level pooling after inference (the embedding kind's post-process) and one error
+ * row per document with a failed window (both keyed by document id). Each returns its streams.
  */
 public final class IndexSteps {
     private static final Logger LOG = LoggerFactory.getLogger(IndexSteps.class);
 
     private IndexSteps() {}
 
-    /** Carried-over and pooled rows, and the record of skipped documents. */
-    public static final class Extras {
-        final List<DataStream<InferenceResult>> rows = new ArrayList<>();
-        DataStream<SkippedDocument> skipped;
-
-        /** {@code inferred} plus every extra row: what the run writes. */
-        public DataStream<InferenceResult> allRows(DataStream<InferenceResult> inferred) {
-            DataStream<InferenceResult> all = inferred;
-            for (DataStream<InferenceResult> r : rows) {
-                all = all.union(r);
-            }
-            return all;
-        }
-
-        public void writeSkipped(OutputConfig out) {
-            if (skipped != null) {
-                IndexOutputs.writeSkipped(skipped, out);
-            }
-        }
-    }
+    /**
+     * What {@link #skipUnchanged} leaves: the documents to infer, the earlier run's rows carried
+     * over for the others (none when not incremental) and the record of those skipped (null when
+     * not incremental).
+     */
+    public record Unchanged(DataStream<Document> changed, List<DataStream<InferenceResult>> carried,
+            DataStream<SkippedDocument> skipped) {}
 
     /**
      * With {@code --previous-output}: documents whose content, model and settings match the
      * earlier run are dropped here and their rows carried over; the rest continue.
      */
-    public static DataStream<Document> skipUnchanged(
-            DataStream<Document> docs, InferenceConfig config, ModelRuntimeFactory model, Extras extras,
-            io.github.flinkinfer.jobs.ledger.Accounting accounting) {
+    public static Unchanged skipUnchanged(
+            DataStream<Document> docs, InferenceConfig config, ModelRuntimeFactory model, Accounting accounting) {
         if (!config.incremental()) {
-            return docs;
+            return new Unchanged(docs, List.of(), null);
         }
         String runId = PreviousOutput.resolveRunId(config.previousOutput(), config.previousRunId());
         List<Path> files = runId == null ? List.of() : PreviousOutput.files(config.previousOutput(), runId);
         if (files.isEmpty()) {
             LOG.warn("Previous run {} in {} has no Parquet embeddings: every document is inferred",
                     runId, config.previousOutput());
-            return docs;
+            return new Unchanged(docs, List.of(), null);
         }
         LOG.info("Reusing unchanged rows of run {} ({} files)", runId, files.size());
         ModelCard card = model.card();
@@ -87,11 +71,11 @@ public final class IndexSteps {
                         .returns(TypeInformation.of(Document.class))
                         .name("skip-unchanged")
                         .uid("skip-unchanged");
-        extras.rows.add(accounting.tally(changed.getSideOutput(SkipUnchangedFunction.CARRIED), "carried",
-                (l, r) -> l.addExtraRow()));
-        extras.skipped = accounting.tally(changed.getSideOutput(SkipUnchangedFunction.SKIPPED), "skipped",
-                (l, d) -> l.addSkipped(d.tokens));
-        return changed;
+        DataStream<InferenceResult> carried = accounting.tally(
+                changed.getSideOutput(SkipUnchangedFunction.CARRIED), "carried", (l, r) -> l.addExtraRow());
+        DataStream<SkippedDocument> skipped = accounting.tally(
+                changed.getSideOutput(SkipUnchangedFunction.SKIPPED), "skipped", (l, d) -> l.addSkipped(d.tokens));
+        return new Unchanged(changed, List.of(carried), skipped);
     }
 
     /**
@@ -119,16 +103,19 @@ public final class IndexSteps {
         return errors.union(documents);
     }
 
-    /** With {@code --doc-pooling mean}: one doc-level row per fully embedded document. */
-    public static void pool(DataStream<InferenceResult> results, Chunking chunking, Extras extras,
-            io.github.flinkinfer.jobs.ledger.Accounting accounting) {
+    /**
+     * With {@code --doc-pooling mean}: one doc-level row per fully embedded document of the model's
+     * rows {@code results} (the embedding kind's post-process); null without pooling.
+     */
+    public static DataStream<InferenceResult> pool(DataStream<InferenceResult> results, Chunking chunking,
+            Accounting accounting) {
         if (chunking.pooling() == Chunking.Pooling.NONE) {
-            return;
+            return null;
         }
-        extras.rows.add(accounting.tally(results.keyBy(r -> r.chunk.docId, Types.STRING)
+        return accounting.tally(results.keyBy(r -> r.chunk.docId, Types.STRING)
                 .process(new DocPoolingFunction())
                 .returns(TypeInformation.of(InferenceResult.class))
                 .name("pool-documents")
-                .uid("pool-documents"), "pooled", (l, r) -> l.addExtraRow()));
+                .uid("pool-documents"), "pooled", (l, r) -> l.addExtraRow());
     }
 }

@@ -131,19 +131,15 @@ public final class JsonDocuments {
         return value == null ? "no '" + field + "' field" : "'" + field + "' is null";
     }
 
-    /** The text rules of every format: not empty or whitespace, no NUL character. */
+    /** The text rules of every format ({@link Document#problemWith}): not empty or whitespace, no NUL character. */
     public static void checkText(String id, String pos, String text, Emitter out) {
-        if (text == null || text.isBlank()) {
-            out.error(ErrorRecord.of(id, pos, ErrorReason.EMPTY_TEXT,
-                    "text is empty or whitespace", 1).withInput(text));
-            return;
+        ErrorReason problem = text == null ? ErrorReason.EMPTY_TEXT : Document.problemWith(text);
+        if (problem == null) {
+            out.document(new Document(id, text, pos));
+        } else {
+            out.error(ErrorRecord.of(id, pos, problem, problem == ErrorReason.NUL_CHARACTER
+                    ? "text contains a NUL character" : "text is empty or whitespace", 1).withInput(text));
         }
-        if (text.indexOf('\0') >= 0) {
-            out.error(ErrorRecord.of(id, pos, ErrorReason.NUL_CHARACTER,
-                    "text contains a NUL character", 1).withInput(text));
-            return;
-        }
-        out.document(new Document(id, text, pos));
     }
 
     /** Strict UTF-8: malformed bytes throw instead of being replaced. */

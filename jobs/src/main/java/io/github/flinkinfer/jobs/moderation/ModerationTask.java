@@ -1,8 +1,11 @@
 package io.github.flinkinfer.jobs.moderation;
 
-import io.github.flinkinfer.jobs.dataflow.InferenceTask;
+import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
+import io.github.flinkinfer.jobs.dataflow.TaskKind;
 import io.github.flinkinfer.jobs.io.FileOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
+import io.github.flinkinfer.jobs.ledger.Accounting;
+import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.spec.RunSpec;
@@ -19,21 +22,27 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
- * Moderation runs: a verdict per item from the classifier's scores, written to {@code results/}
- * (every item) and {@code flagged/} (threshold crossed), and to Kafka when asked:
+ * The {@code moderate} kind (classification): post-process turns the classifier's scores into a
+ * verdict per item, written to {@code results/} (every item) and {@code flagged/} (threshold
+ * crossed), and to Kafka when asked:
  *
  * <pre>
- *  ... batch + infer ─▶ classify ─▶ results/  (every item)
+ *  ... batch + infer ─▶ classify ─▶ results/  (every item)      post-process, then write
  *                              └──▶ flagged/  (threshold crossed)
  *  with --chunk-size, tokenize cuts token windows and classify is followed by a keyed step that
  *  emits one verdict per document (DocVerdictFunction, --chunk-verdict)
  * </pre>
  */
-public final class ModerationTask implements InferenceTask {
+public final class ModerationTask implements TaskKind<ModerationResult> {
     public static final String RESULTS_DIR = "results";
     public static final String FLAGGED_DIR = "flagged";
 
     private final DocVerdictFunction.Policy chunkVerdict;
+
+    /** With the default {@code --chunk-verdict MEAN} (the registry's instance, {@code TaskKinds}). */
+    public ModerationTask() {
+        this(DocVerdictFunction.Policy.MEAN);
+    }
 
     public ModerationTask(DocVerdictFunction.Policy chunkVerdict) {
         this.chunkVerdict = chunkVerdict;
@@ -52,15 +61,17 @@ public final class ModerationTask implements InferenceTask {
     @Override
     public void validate(RunSpec spec) {
         if (spec.inference().incremental()
-                || spec.inference().chunking().pooling() != io.github.flinkinfer.operators.chunk.Chunking.Pooling.NONE) {
+                || spec.inference().chunking().pooling() != Chunking.Pooling.NONE) {
             throw new IllegalArgumentException("--previous-output and --doc-pooling are embedding-job"
                     + " options; moderate judges a chunked document by its windows (--chunk-verdict)");
         }
     }
 
+    /** Classify: the card's labels and thresholds on each item's scores; with chunking, one verdict per document. */
     @Override
-    public void writeResults(DataStream<InferenceResult> scored, OutputConfig out, Chunking chunking,
-            ModelCard card, io.github.flinkinfer.jobs.ledger.Accounting accounting) {
+    public DataStream<ModerationResult> postProcess(InferencePipeline.Inferred inferred, InferenceConfig config,
+            ModelCard card) {
+        DataStream<InferenceResult> scored = inferred.results();
         SingleOutputStreamOperator<ModerationResult> classified = scored
                 .map(new Classify(card.classification))
                 .returns(TypeInformation.of(ModerationResult.class))
@@ -68,7 +79,7 @@ public final class ModerationTask implements InferenceTask {
                 .uid("classify");
         SameParallelism.as(classified.getTransformation(), scored); // chained to the result filter
         DataStream<ModerationResult> verdicts = classified;
-        if (chunking.enabled()) { // one verdict per document from its windows
+        if (config.chunking().enabled()) { // one verdict per document from its windows
             verdicts = verdicts
                     .keyBy(r -> r.docId != null ? r.docId : r.id, Types.STRING)
                     .process(new DocVerdictFunction(card.classification, chunkVerdict))
@@ -76,6 +87,12 @@ public final class ModerationTask implements InferenceTask {
                     .name("document-verdicts")
                     .uid("document-verdicts");
         }
+        return verdicts;
+    }
+
+    /** Every verdict to {@code results/}, the flagged ones to {@code flagged/}, and to Kafka when asked. */
+    @Override
+    public void write(DataStream<ModerationResult> verdicts, OutputConfig out, Accounting ledger) {
         SingleOutputStreamOperator<ModerationResult> flagged = verdicts
                 .filter(r -> r.flagged)
                 .name("flagged")

@@ -1,7 +1,8 @@
 package io.github.flinkinfer.jobs.run;
 
 import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
-import io.github.flinkinfer.jobs.dataflow.InferenceTask;
+import io.github.flinkinfer.jobs.dataflow.TaskKind;
+import io.github.flinkinfer.jobs.dataflow.TaskKinds;
 import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.report.AccountingException;
 import io.github.flinkinfer.jobs.report.DriverWork;
@@ -17,6 +18,7 @@ import io.github.flinkinfer.runtime.onnx.PreparedSessions;
 import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -50,7 +52,7 @@ public final class InferenceRun {
      * starts first and the spec (the option checks) is built while it comes up, and a refused spec
      * shuts it down again. Null when submitted detached.
      */
-    public static RunSummary execute(InferenceTask task, RunSpec.Source source, StreamExecutionEnvironment env,
+    public static RunSummary execute(TaskKind<?> task, RunSpec.Source source, StreamExecutionEnvironment env,
             ModelRuntimeFactory model) throws Exception {
         EmbeddedEnvironment embedded = env instanceof EmbeddedEnvironment e ? e : null;
         if (embedded != null) {
@@ -73,7 +75,7 @@ public final class InferenceRun {
      * the model runtime (tests inject faults through it; null = the card's ONNX model with the
      * spec's runtime settings).
      */
-    public static RunSummary execute(InferenceTask task, RunSpec spec, StreamExecutionEnvironment env,
+    public static RunSummary execute(TaskKind<?> task, RunSpec spec, StreamExecutionEnvironment env,
             ModelRuntimeFactory model) throws Exception {
         env.setRuntimeMode(spec.execution().mode());
         EmbeddedEnvironment embedded = env instanceof EmbeddedEnvironment e ? e : null;
@@ -103,11 +105,13 @@ public final class InferenceRun {
     }
 
     /** Checks the spec fits {@code task} and returns the model card it names. */
-    private static ModelCard checked(InferenceTask task, RunSpec spec) {
+    private static ModelCard checked(TaskKind<?> task, RunSpec spec) {
         ModelCard card = spec.card();
         if (card.task != task.modelTask()) {
+            List<String> fitting = TaskKinds.forModel(card.task).stream().map(TaskKind::name).toList();
             throw new IllegalArgumentException(task.name() + " needs " + article(task.modelTask())
-                    + " model; '" + spec.model() + "' is " + article(card.task));
+                    + " model; '" + spec.model() + "' is " + article(card.task)
+                    + (fitting.isEmpty() ? "" : " (for " + String.join(" or ", fitting) + ")"));
         }
         for (io.github.flinkinfer.jobs.spec.OutputFormat f : spec.output().formats()) {
             if (!f.supports(card.task)) {
@@ -123,7 +127,7 @@ public final class InferenceRun {
      * Prepares the output, builds the job, checks the model files (the sessions {@code ahead}, if
      * any, check theirs meanwhile), runs the job, then summarizes and judges it.
      */
-    private static RunSummary run(InferenceTask task, RunSpec spec, StreamExecutionEnvironment env,
+    private static RunSummary run(TaskKind<?> task, RunSpec spec, StreamExecutionEnvironment env,
             ModelCard card, ModelRuntimeFactory model, PreparedSessions.Batch ahead) throws Exception {
         String runId = spec.runId();
         RunOutput out = RunOutput.of(spec.output().directory(), runId);

@@ -14,7 +14,7 @@ import io.github.flinkinfer.operators.run.QualityGate;
  *
  * <pre>{@code
  * InferenceConfig config = spec.inference();
- * InferencePipeline.infer(docs, config, runId, model, errors, extras);
+ * InferencePipeline.Inferred inferred = InferencePipeline.infer(docs, config, runId, model, kind);
  * }</pre>
  *
  * @param duplicates what happens to a second record with an id already seen

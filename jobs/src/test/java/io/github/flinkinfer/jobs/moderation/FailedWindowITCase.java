@@ -7,7 +7,7 @@ import io.github.flinkinfer.jobs.cli.ModerationJob;
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.dataflow.EmbeddingTask;
 import io.github.flinkinfer.jobs.dataflow.InferencePipeline;
-import io.github.flinkinfer.jobs.dataflow.InferenceTask;
+import io.github.flinkinfer.jobs.dataflow.TaskKind;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.Outputs;
@@ -114,7 +114,7 @@ class FailedWindowITCase extends ClusterTestBase {
         }
     }
 
-    private Path run(String name, InferenceTask task, String... extra) throws Exception {
+    private Path run(String name, TaskKind<?> task, String... extra) throws Exception {
         Path input = writeCorpus(corpus());
         Path out = tmp.resolve(name);
         RunOptions o = Jobs.options(new String[] {"--input", input.toString(), "--output", out.toString(),

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.operators.sql;
 
+import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.chunk.OverlongPolicy;
@@ -103,18 +104,9 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
         return s == null ? null : s.toString();
     }
 
-    /** The DataStream job's parse rules for the text field, as error codes. */
+    /** The DataStream job's parse rules for the text field ({@link Document#problemWith}), as error codes. */
     static ErrorReason parseProblem(String text) {
-        if (text == null) {
-            return ErrorReason.MISSING_TEXT;
-        }
-        if (text.isBlank()) {
-            return ErrorReason.EMPTY_TEXT;
-        }
-        if (text.indexOf('\0') >= 0) {
-            return ErrorReason.NUL_CHARACTER;
-        }
-        return null;
+        return text == null ? ErrorReason.MISSING_TEXT : Document.problemWith(text);
     }
 
     private static CompletableFuture<Collection<RowData>> done(
