@@ -48,6 +48,12 @@ public record BatchingConfig(
         check(maxWaitMillis >= 0, "max wait >= 0");
     }
 
+    /** The bucket edges, a copy: the config stays as built. */
+    @Override
+    public int[] bucketEdges() {
+        return bucketEdges.clone();
+    }
+
     /** Rejects a budget that cannot hold one input of the model's maximum length. */
     public BatchingConfig validateFor(int maxSequenceLength) {
         check(
