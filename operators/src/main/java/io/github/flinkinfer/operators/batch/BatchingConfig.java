@@ -25,7 +25,12 @@ public record BatchingConfig(
         long maxWaitMillis)
         implements Serializable {
 
-    public static final int[] DEFAULT_EDGES = BatchingOptions.edges(BatchingOptions.DEFAULT_BUCKET_EDGES);
+    private static final int[] DEFAULT_EDGES = BatchingOptions.edges(BatchingOptions.DEFAULT_BUCKET_EDGES);
+
+    /** The default bucket edges ({@link BatchingOptions#DEFAULT_BUCKET_EDGES}), a fresh copy. */
+    public static int[] defaultEdges() {
+        return DEFAULT_EDGES.clone();
+    }
 
     /** The defaults of {@link BatchingOptions}, with no max wait (bounded inputs). */
     public static BatchingConfig defaults() {
