@@ -29,12 +29,14 @@ import java.util.Objects;
 /**
  * Everything needed to load and run one model: files with checksums, tokenizer, shapes and
  * post-processing. Loaded from JSON checked against {@code docs/model-card.schema.json} (see
- * docs/model-cards.md); built-in cards live under {@code models/} on the classpath.
+ * docs/model-cards.md); built-in cards live under {@code models/} on the classpath. Immutable:
+ * {@link #forInputs} and {@link #toBuilder} give changed copies.
  *
  * <pre>{@code
  * ModelCard card = ModelCard.resolve("all-minilm-l6-v2");       // built-in
  * ModelCard mine = ModelCard.resolve("/models/my-model/card.json"); // user-supplied
  * ModelCard remote = ModelCard.load("s3://models/my-model/card.json", store); // any file system
+ * ModelCard queries = ModelCard.resolve("e5-small-v2").forInputs(InputKind.QUERY); // a copy
  * }</pre>
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
