@@ -120,7 +120,7 @@ public final class PlanCommand implements Callable<Integer> {
         printHistogram(tokens);
         double meanTokens = tokens.stream().mapToInt(a -> a.length).average().orElse(0);
 
-        List<int[]> edgeChoices = List.of(BatchingConfig.DEFAULT_EDGES, quantileEdges(tokens));
+        List<int[]> edgeChoices = List.of(BatchingConfig.defaultEdges(), quantileEdges(tokens));
         Measured best = null;
         try (OnnxModel m = OnnxModel.load(card, options)) {
             measure(m, tokens.subList(0, Math.min(32, tokens.size())), BatchingConfig.defaults()); // warm-up

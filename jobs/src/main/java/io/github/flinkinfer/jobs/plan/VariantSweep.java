@@ -94,7 +94,7 @@ final class VariantSweep {
             Measured best = null;
             double bestRate = 0;
             BatchingConfig run = BatchingConfig.defaults(); // what the run uses besides the swept settings
-            for (int[] edges : List.of(BatchingConfig.DEFAULT_EDGES, PlanCommand.quantileEdges(tokens))) {
+            for (int[] edges : List.of(BatchingConfig.defaultEdges(), PlanCommand.quantileEdges(tokens))) {
                 for (int budget : BUDGETS) {
                     Measured r = PlanCommand.measure(model, tokens, new BatchingConfig(edges, budget,
                             run.maxBatchSize(), run.maxBufferedItems(), run.lookaheadBatches(), 0));

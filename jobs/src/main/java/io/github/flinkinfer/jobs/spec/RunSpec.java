@@ -6,8 +6,10 @@ import io.github.flinkinfer.runtime.card.ModelCard;
 import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import java.io.IOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -58,8 +60,18 @@ public record RunSpec(
         Map<String, Object> settingsDefaults) {
 
     public RunSpec {
-        settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
-        settingsDefaults = Collections.unmodifiableMap(new LinkedHashMap<>(settingsDefaults));
+        settings = frozen(settings);
+        settingsDefaults = frozen(settingsDefaults);
+    }
+
+    /** An unmodifiable copy whose list and map values (picocli's own collections) are copied too. */
+    private static Map<String, Object> frozen(Map<String, Object> options) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        options.forEach((name, value) -> copy.put(name,
+                value instanceof List<?> list ? Collections.unmodifiableList(new ArrayList<>(list))
+                        : value instanceof Map<?, ?> map ? Collections.unmodifiableMap(new LinkedHashMap<>(map))
+                        : value));
+        return Collections.unmodifiableMap(copy);
     }
 
     /**

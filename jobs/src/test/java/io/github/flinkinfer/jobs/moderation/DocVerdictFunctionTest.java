@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.runtime.card.Classification;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -98,10 +99,7 @@ class DocVerdictFunctionTest {
     }
 
     static Classification classification() {
-        Classification c = new Classification();
-        c.labels = List.of("ham", "spam");
-        c.activation = Classification.Activation.SOFTMAX;
-        c.thresholds.put("spam", 0.5f);
-        return c;
+        return new Classification(List.of("ham", "spam"), false, Classification.Activation.SOFTMAX,
+                Map.of("spam", 0.5f), null, null);
     }
 }

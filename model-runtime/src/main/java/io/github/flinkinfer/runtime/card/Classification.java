@@ -1,11 +1,14 @@
 package io.github.flinkinfer.runtime.card;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.github.flinkinfer.runtime.postprocess.ModelOutput;
 import io.github.flinkinfer.runtime.postprocess.PostProcessing;
 import io.github.flinkinfer.runtime.postprocess.Sigmoid;
 import io.github.flinkinfer.runtime.postprocess.Softmax;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,16 +37,34 @@ public final class Classification implements Serializable {
     }
 
     /** Label names, in the order of the graph's output columns. */
-    public List<String> labels = new ArrayList<>();
+    public final List<String> labels;
     /** Several labels may apply at once (sigmoid) rather than exactly one (softmax). */
-    public boolean multiLabel;
+    public final boolean multiLabel;
     /** Null = softmax for single-label, sigmoid for multi-label. */
-    public Activation activation;
+    public final Activation activation;
     /** An item is flagged when any label's score reaches its threshold; others never flag. */
-    public Map<String, Float> thresholds = new LinkedHashMap<>();
+    public final Map<String, Float> thresholds;
     /** Embed → head chain: the head graph's input (pooled embedding) and output (logits). */
-    public String headInput = "input";
-    public String headOutput = "output";
+    public final String headInput;
+    public final String headOutput;
+
+    /** The section as the card file gives it; absent thresholds are none, absent head names the defaults. */
+    @JsonCreator
+    public Classification(
+            @JsonProperty("labels") List<String> labels,
+            @JsonProperty("multiLabel") boolean multiLabel,
+            @JsonProperty("activation") Activation activation,
+            @JsonProperty("thresholds") Map<String, Float> thresholds,
+            @JsonProperty("headInput") String headInput,
+            @JsonProperty("headOutput") String headOutput) {
+        this.labels = labels == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(labels));
+        this.multiLabel = multiLabel;
+        this.activation = activation;
+        this.thresholds = thresholds == null ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(thresholds)); // keeps the file's order
+        this.headInput = headInput == null ? "input" : headInput;
+        this.headOutput = headOutput == null ? "output" : headOutput;
+    }
 
     /** One row's verdict: the top label, its score, and whether any threshold was crossed. */
     public record Decision(String label, float score, boolean flagged, List<String> flaggedLabels) {}

@@ -1,12 +1,16 @@
 package io.github.flinkinfer.runtime.card;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonPOJOBuilder;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.flinkinfer.runtime.postprocess.ClsPooling;
 import io.github.flinkinfer.runtime.postprocess.L2Normalize;
@@ -18,7 +22,6 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -26,16 +29,19 @@ import java.util.Objects;
 /**
  * Everything needed to load and run one model: files with checksums, tokenizer, shapes and
  * post-processing. Loaded from JSON checked against {@code docs/model-card.schema.json} (see
- * docs/model-cards.md); built-in cards live under {@code models/} on the classpath.
+ * docs/model-cards.md); built-in cards live under {@code models/} on the classpath. Immutable:
+ * {@link #forInputs} and {@link #toBuilder} give changed copies.
  *
  * <pre>{@code
  * ModelCard card = ModelCard.resolve("all-minilm-l6-v2");       // built-in
  * ModelCard mine = ModelCard.resolve("/models/my-model/card.json"); // user-supplied
  * ModelCard remote = ModelCard.load("s3://models/my-model/card.json", store); // any file system
+ * ModelCard queries = ModelCard.resolve("e5-small-v2").forInputs(InputKind.QUERY); // a copy
  * }</pre>
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 @JsonInclude(JsonInclude.Include.NON_NULL) // toJson() writes a card that loads back
+@JsonDeserialize(builder = ModelCardBuilder.class)
 public final class ModelCard implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON =
@@ -49,59 +55,104 @@ public final class ModelCard implements Serializable {
             "bge-small-en-v1.5", "bge-small-en-v1.5-q", "e5-small-v2", "e5-small-v2-q",
             "spam-assassin-minilm");
 
-    public String name;
-    public String version;
-    public ModelTask task = ModelTask.EMBEDDING;
-    public ModelFile onnx;
-    public ModelFile tokenizer;
+    public final String name;
+    public final String version;
+    public final ModelTask task;
+    public final ModelFile onnx;
+    public final ModelFile tokenizer;
     /**
      * ONNX external-data files (weights stored beside the graph), each checksum-verified and
      * confined to the card's directory; the graph is then loaded from its path so ONNX Runtime
      * finds them there. Not allowed for built-in (classpath) models.
      */
-    public java.util.List<ModelFile> externalData = java.util.List.of();
-    public int maxSequenceLength;
-    public Inputs inputs = new Inputs();
-    public String output = "last_hidden_state";
-    public Pooling pooling = Pooling.MEAN;
-    public boolean normalize = true;
+    public final List<ModelFile> externalData;
+    public final int maxSequenceLength;
+    public final Inputs inputs;
+    public final String output;
+    public final Pooling pooling;
+    public final boolean normalize;
     /** Text put before each input, by {@link InputKind}; what the model was trained with. */
-    public Prefixes prefixes = new Prefixes();
+    public final Prefixes prefixes;
     /** Licence of the model weights (SPDX id, e.g. {@code MIT}), shown by the models command. */
-    public String license;
+    public final String license;
     /** Model shape, used to count FLOPs in the benchmark and the report. */
-    public Shape shape;
+    public final Shape shape;
     /** Free-text notes shown in reports (e.g. "int8 activations are quantized per batch"). */
-    public String notes;
+    public final String notes;
     /**
      * Embed → head chain: the base embedding model (a built-in name, or a card file in this
      * card's directory) whose pooled output feeds {@code onnx}; tokenizer, inputs and shape come
      * from it. Null for a single graph.
      */
-    public String embedding;
-    /** Labels, activation and thresholds; required for {@link Task#CLASSIFICATION}. */
-    public Classification classification;
+    public final String embedding;
+    /** Labels, activation and thresholds; required for {@link ModelTask#CLASSIFICATION}. */
+    public final Classification classification;
 
     /** The resolved {@link #embedding} card, or null. */
-    @JsonIgnore public ModelCard base;
+    @JsonIgnore public final ModelCard base;
 
     /**
      * Directory that relative file paths resolve against: a local path, or the card's location in
      * its {@link #store} up to the last {@code /}; null for built-in cards.
      */
-    @JsonIgnore public String baseDirectory;
+    @JsonIgnore public final String baseDirectory;
 
     /** Where this card's files are read from when they are not local; null for local and built-in cards. */
-    @JsonIgnore public ModelStore store;
+    @JsonIgnore public final ModelStore store;
 
-    /** What this run's inputs are; picks the prefix. Set per run, not part of the card file. */
-    @JsonIgnore public InputKind inputKind = InputKind.PASSAGE;
+    /** What this run's inputs are; picks the prefix. Set per run ({@link #forInputs}), not part of the card file. */
+    @JsonIgnore public final InputKind inputKind;
+
+    ModelCard(ModelCardBuilder b) {
+        name = b.name;
+        version = b.version;
+        task = Objects.requireNonNull(b.task, "task");
+        onnx = b.onnx;
+        tokenizer = b.tokenizer;
+        externalData = b.externalData == null ? List.of() : List.copyOf(b.externalData);
+        maxSequenceLength = b.maxSequenceLength;
+        inputs = Objects.requireNonNull(b.inputs, "inputs");
+        output = b.output;
+        pooling = Objects.requireNonNull(b.pooling, "pooling");
+        normalize = b.normalize;
+        prefixes = b.prefixes;
+        license = b.license;
+        shape = b.shape;
+        notes = b.notes;
+        embedding = b.embedding;
+        classification = b.classification;
+        base = b.base;
+        baseDirectory = b.baseDirectory;
+        store = b.store;
+        inputKind = Objects.requireNonNull(b.inputKind, "input kind");
+    }
+
+    /** A builder with the card file's defaults (an embedding model, mean pooling, normalized). */
+    public static ModelCardBuilder builder() {
+        return new ModelCardBuilder();
+    }
+
+    /** A builder holding every value of this card, to build a changed copy. */
+    public ModelCardBuilder toBuilder() {
+        return new ModelCardBuilder(this);
+    }
 
     /** Input prefixes (or instructions) per {@link InputKind}; null or empty = none. */
     public static final class Prefixes implements Serializable {
         private static final long serialVersionUID = 1L;
-        public String query;
-        public String passage;
+        public final String query;
+        public final String passage;
+
+        @JsonCreator
+        public Prefixes(@JsonProperty("query") String query, @JsonProperty("passage") String passage) {
+            this.query = query;
+            this.passage = passage;
+        }
+
+        /** No prefix for either kind. */
+        public static Prefixes none() {
+            return new Prefixes(null, null);
+        }
 
         /** The prefix for {@code kind}, {@code ""} when none. */
         public String of(InputKind kind) {
@@ -110,22 +161,70 @@ public final class ModelCard implements Serializable {
         }
     }
 
-    /** ONNX graph input names. */
+    /** ONNX graph input names; bound through a builder so an explicit null token type differs from none given. */
+    @JsonDeserialize(builder = Inputs.Builder.class)
     public static final class Inputs implements Serializable {
         private static final long serialVersionUID = 1L;
-        public String inputIds = "input_ids";
-        public String attentionMask = "attention_mask";
+        public final String inputIds;
+        public final String attentionMask;
         /** Null when the graph has no token type input. */
-        public String tokenTypeIds = "token_type_ids";
+        public final String tokenTypeIds;
+
+        public Inputs(String inputIds, String attentionMask, String tokenTypeIds) {
+            this.inputIds = Objects.requireNonNull(inputIds, "inputIds");
+            this.attentionMask = Objects.requireNonNull(attentionMask, "attentionMask");
+            this.tokenTypeIds = tokenTypeIds;
+        }
+
+        /** {@code input_ids}, {@code attention_mask}, {@code token_type_ids}. */
+        public static Inputs defaults() {
+            return new Builder().build();
+        }
+
+        /** Binds the card's {@code inputs} section; names not given keep their defaults. */
+        @JsonPOJOBuilder(withPrefix = "")
+        static final class Builder {
+            private String inputIds = "input_ids";
+            private String attentionMask = "attention_mask";
+            private String tokenTypeIds = "token_type_ids";
+
+            Builder inputIds(String name) {
+                inputIds = name;
+                return this;
+            }
+
+            Builder attentionMask(String name) {
+                attentionMask = name;
+                return this;
+            }
+
+            Builder tokenTypeIds(String name) {
+                tokenTypeIds = name;
+                return this;
+            }
+
+            Inputs build() {
+                return new Inputs(inputIds, attentionMask, tokenTypeIds);
+            }
+        }
     }
 
     /** Transformer encoder shape. */
     public static final class Shape implements Serializable {
         private static final long serialVersionUID = 1L;
-        public int layers;
-        public int hidden;
-        public int intermediate;
-        public int heads;
+        public final int layers;
+        public final int hidden;
+        public final int intermediate;
+        public final int heads;
+
+        @JsonCreator
+        public Shape(@JsonProperty("layers") int layers, @JsonProperty("hidden") int hidden,
+                @JsonProperty("intermediate") int intermediate, @JsonProperty("heads") int heads) {
+            this.layers = layers;
+            this.hidden = hidden;
+            this.intermediate = intermediate;
+            this.heads = heads;
+        }
     }
 
     /** A built-in name (see {@link #BUILT_IN}) or the path of a card JSON file. */
@@ -197,84 +296,23 @@ public final class ModelCard implements Serializable {
         if (!problems.isEmpty()) {
             throw new ModelCardException(source, problems);
         }
-        ModelCard card;
+        ModelCardBuilder card;
         try {
-            card = JSON.treeToValue(tree, ModelCard.class);
+            card = JSON.treeToValue(tree, ModelCard.class).toBuilder();
         } catch (IOException | IllegalArgumentException e) {
             throw new ModelCardException(source, List.of(e.getMessage()));
         }
-        card.baseDirectory = baseDirectory;
-        card.store = store;
-        problems = card.problems();
+        problems = card.baseDirectory(baseDirectory).store(store).link();
         if (!problems.isEmpty()) {
             throw new ModelCardException(source, problems);
         }
-        return card;
+        return card.build();
     }
 
-    /** The card's problems beyond the schema (conditional fields, the linked embedding). */
-    List<String> problems() {
-        List<String> problems = new ArrayList<>();
-        if (embedding != null) {
-            linkBase(problems);
-        } else {
-            check(tokenizer != null, "tokenizer: missing (required unless embedding names a base model): "
-                    + "the Hugging Face tokenizer.json with its sha256", problems);
-            check(maxSequenceLength > 1, "maxSequenceLength: missing (required unless embedding names a"
-                    + " base model): the most tokens per input, e.g. 512", problems);
-        }
-        check(task != ModelTask.CLASSIFICATION || classification != null,
-                "classification: missing (required for task CLASSIFICATION): labels and thresholds", problems);
-        check(task == ModelTask.CLASSIFICATION || embedding == null,
-                "embedding: only a CLASSIFICATION card names an embedding model", problems);
-        if (classification != null) {
-            classification.problems().forEach(p -> problems.add("classification." + p));
-        }
-        return problems;
-    }
-
-    /** Resolves {@link #embedding} and takes the token-side settings from it. */
-    private void linkBase(List<String> problems) {
-        String key = embedding.toLowerCase(Locale.ROOT);
-        try {
-            if (BUILT_IN.contains(key)) {
-                base = builtIn(key);
-            } else if (baseDirectory != null && !embedding.contains("/") && !embedding.contains("\\")
-                    && !embedding.contains("..")) {
-                base = store != null ? load(baseDirectory + "/" + embedding, store)
-                        : load(Path.of(baseDirectory).resolve(embedding));
-            } else {
-                problems.add("embedding: '" + embedding + "' must be a built-in model " + BUILT_IN
-                        + " or a card file in the same directory");
-                return;
-            }
-        } catch (IllegalArgumentException e) {
-            problems.add("embedding: " + e.getMessage());
-            return;
-        }
-        if (base.task != ModelTask.EMBEDDING) {
-            problems.add("embedding: needs an embedding model, not " + base.task);
-            return;
-        }
-        tokenizer = tokenizer == null ? base.tokenizer : tokenizer;
-        maxSequenceLength = maxSequenceLength == 0
-                ? base.maxSequenceLength : Math.min(maxSequenceLength, base.maxSequenceLength);
-        inputs = base.inputs;
-        shape = shape == null ? base.shape : shape;
-        boolean ownPrefixes = prefixes != null && (prefixes.query != null || prefixes.passage != null);
-        prefixes = ownPrefixes ? prefixes : base.prefixes;
-    }
-
-    private static void check(boolean ok, String problem, List<String> problems) {
-        if (!ok) {
-            problems.add(problem);
-        }
-    }
-
-    /** Sets what this run's inputs are (cards are fresh per {@link #resolve}); returns this card. */
+    /** This card for a run whose inputs are {@code kind} (the card itself when it already is). */
     public ModelCard forInputs(InputKind kind) {
-        inputKind = Objects.requireNonNull(kind, "input kind");
-        return this;
+        Objects.requireNonNull(kind, "input kind");
+        return kind == inputKind ? this : toBuilder().inputKind(kind).build();
     }
 
     /** The text put before each input of this run ({@code ""} for none). */

@@ -13,8 +13,7 @@ class CardPostProcessingTest {
                 .hasToString("MeanPooling -> L2Normalize");
         assertThat(ModelCard.builtIn("bge-small-en-v1.5").postProcessing())
                 .hasToString("ClsPooling -> L2Normalize");
-        ModelCard raw = ModelCard.builtIn("e5-small-v2");
-        raw.normalize = false;
+        ModelCard raw = ModelCard.builtIn("e5-small-v2").toBuilder().normalize(false).build();
         assertThat(raw.postProcessing()).hasToString("MeanPooling");
     }
 
@@ -22,13 +21,14 @@ class CardPostProcessingTest {
     void aClassifierGetsItsActivationInsteadOfNormalization() {
         ModelCard spam = ModelCard.builtIn("spam-assassin-minilm");
         assertThat(spam.postProcessing()).as("its head ends in a Softmax node").hasToString("MeanPooling");
-        spam.classification.activation = null;
-        assertThat(spam.postProcessing()).hasToString("MeanPooling -> Softmax");
-        Classification multi = new Classification();
-        multi.labels = List.of("a", "b");
-        multi.multiLabel = true;
+        Classification c = spam.classification;
+        ModelCard defaultActivation = spam.toBuilder()
+                .classification(new Classification(c.labels, c.multiLabel, null, c.thresholds, c.headInput, c.headOutput))
+                .build();
+        assertThat(defaultActivation.postProcessing()).hasToString("MeanPooling -> Softmax");
+        Classification multi = new Classification(List.of("a", "b"), true, null, null, null, null);
         assertThat(multi.activationSteps()).hasToString("Sigmoid");
-        multi.activation = Classification.Activation.NONE;
-        assertThat(multi.activationSteps().steps()).isEmpty();
+        Classification none = new Classification(List.of("a", "b"), true, Classification.Activation.NONE, null, null, null);
+        assertThat(none.activationSteps().steps()).isEmpty();
     }
 }

@@ -11,10 +11,12 @@ import org.junit.jupiter.api.Test;
 class ClassificationTest {
 
     private static Classification of(boolean multiLabel, Map<String, Float> thresholds, String... labels) {
-        Classification c = new Classification();
-        c.labels = List.of(labels);
-        c.multiLabel = multiLabel;
-        c.thresholds = thresholds;
+        return of(multiLabel, null, thresholds, labels);
+    }
+
+    private static Classification of(boolean multiLabel, Classification.Activation activation,
+            Map<String, Float> thresholds, String... labels) {
+        Classification c = new Classification(List.of(labels), multiLabel, activation, thresholds, null, null);
         c.validate("test");
         return c;
     }
@@ -52,8 +54,7 @@ class ClassificationTest {
 
     @Test
     void thresholdIsInclusiveAndLabelsWithoutOneNeverFlag() {
-        Classification c = of(false, Map.of("spam", 0.6f), "ham", "spam");
-        c.activation = Classification.Activation.NONE;
+        Classification c = of(false, Classification.Activation.NONE, Map.of("spam", 0.6f), "ham", "spam");
         assertThat(c.decide(c.scores(new float[] {0.4f, 0.6f})).flagged()).isTrue();
         assertThat(c.decide(c.scores(new float[] {0.41f, 0.59f})).flagged()).isFalse();
         assertThat(c.decide(new float[] {0.99f, 0.01f}).flagged()).isFalse(); // ham has no threshold
@@ -71,9 +72,7 @@ class ClassificationTest {
         assertThatThrownBy(() -> of(false, Map.of(), "a", "a")).hasMessageContaining("distinct");
         assertThatThrownBy(() -> of(false, Map.of("c", 0.5f), "a", "b")).hasMessageContaining("'c'");
         assertThatThrownBy(() -> of(false, Map.of("a", 1.5f), "a", "b")).hasMessageContaining("[0, 1]");
-        Classification sigmoidSingle = new Classification();
-        sigmoidSingle.labels = List.of("a", "b");
-        sigmoidSingle.activation = Classification.Activation.SIGMOID;
-        assertThatThrownBy(() -> sigmoidSingle.validate("m")).hasMessageContaining("multiLabel");
+        assertThatThrownBy(() -> of(false, Classification.Activation.SIGMOID, Map.of(), "a", "b"))
+                .hasMessageContaining("multiLabel");
     }
 }

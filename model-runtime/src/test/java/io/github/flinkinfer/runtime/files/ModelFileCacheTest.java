@@ -133,9 +133,11 @@ class ModelFileCacheTest {
         Files.createDirectories(dir);
         Files.write(dir.resolve("model.onnx"), ModelFiles.readVerified(card, card.onnx));
         Files.write(dir.resolve("tokenizer.json"), ModelFiles.readVerified(card, card.tokenizer));
-        card.onnx = new ModelFile("model.onnx", card.onnx.sha256());
-        card.tokenizer = new ModelFile("tokenizer.json", card.tokenizer.sha256());
-        Files.writeString(dir.resolve("card.json"), card.toJson());
+        ModelCard local = card.toBuilder()
+                .onnx(new ModelFile("model.onnx", card.onnx.sha256()))
+                .tokenizer(new ModelFile("tokenizer.json", card.tokenizer.sha256()))
+                .build();
+        Files.writeString(dir.resolve("card.json"), local.toJson());
         return dir.resolve("card.json");
     }
 

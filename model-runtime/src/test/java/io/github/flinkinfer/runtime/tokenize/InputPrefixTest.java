@@ -15,9 +15,7 @@ class InputPrefixTest {
 
     /** The same card with no prefixes: the text is tokenized exactly as given. */
     static ModelCard plain(String name) {
-        ModelCard card = ModelCard.builtIn(name);
-        card.prefixes = new ModelCard.Prefixes();
-        return card;
+        return ModelCard.builtIn(name).toBuilder().prefixes(ModelCard.Prefixes.none()).build();
     }
 
     @Test
@@ -67,8 +65,8 @@ class InputPrefixTest {
 
     @Test
     void aPrefixThatMergesWithTheTextIsRefused() {
-        ModelCard card = plain("e5-small-v2");
-        card.prefixes.passage = "pass";
+        ModelCard card = ModelCard.builtIn("e5-small-v2").toBuilder()
+                .prefixes(new ModelCard.Prefixes(null, "pass")).build();
         assertThatThrownBy(() -> TextTokenizer.load(card, RuntimeOptions.defaults()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not tokenize apart");

@@ -56,8 +56,9 @@ class TextTokenizerTest {
 
     @Test
     void preparingATokenizerWhoseFileFailsItsChecksumLeavesTheErrorToTheLoad() throws Exception {
-        ModelCard bad = ModelCard.builtIn("all-minilm-l6-v2");
-        bad.tokenizer = new ModelFile(bad.tokenizer.path(), "0".repeat(64));
+        ModelCard builtIn = ModelCard.builtIn("all-minilm-l6-v2");
+        ModelCard bad = builtIn.toBuilder()
+                .tokenizer(new ModelFile(builtIn.tokenizer.path(), "0".repeat(64))).build();
         TextTokenizer.prepare(bad); // returns at once; its thread fails quietly
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TextTokenizer.load(bad, RuntimeOptions.defaults()))
                 .isInstanceOf(ModelIntegrityException.class).hasMessageContaining("Checksum mismatch");

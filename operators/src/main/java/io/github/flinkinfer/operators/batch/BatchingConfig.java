@@ -25,7 +25,12 @@ public record BatchingConfig(
         long maxWaitMillis)
         implements Serializable {
 
-    public static final int[] DEFAULT_EDGES = BatchingOptions.edges(BatchingOptions.DEFAULT_BUCKET_EDGES);
+    private static final int[] DEFAULT_EDGES = BatchingOptions.edges(BatchingOptions.DEFAULT_BUCKET_EDGES);
+
+    /** The default bucket edges ({@link BatchingOptions#DEFAULT_BUCKET_EDGES}), a fresh copy. */
+    public static int[] defaultEdges() {
+        return DEFAULT_EDGES.clone();
+    }
 
     /** The defaults of {@link BatchingOptions}, with no max wait (bounded inputs). */
     public static BatchingConfig defaults() {
@@ -46,6 +51,12 @@ public record BatchingConfig(
         check(lookaheadBatches > 0, "lookahead batches > 0");
         check(maxBufferedItems >= maxBatchSize, "max buffered items >= max batch size");
         check(maxWaitMillis >= 0, "max wait >= 0");
+    }
+
+    /** The bucket edges, a copy: the config stays as built. */
+    @Override
+    public int[] bucketEdges() {
+        return bucketEdges.clone();
     }
 
     /** Rejects a budget that cannot hold one input of the model's maximum length. */

@@ -33,6 +33,8 @@ public final class LengthBucketBatcher<T> {
     private final BatchingConfig config;
     private final ToIntFunction<T> tokens;
     private final Bucket<T>[] buckets;
+    /** The config's bucket edges, read once: {@link BatchingConfig#bucketEdges} returns a copy. */
+    private final int[] edges;
     private int buffered;
 
     /** One length range's items, in arrival order, with their enqueue times. */
@@ -63,7 +65,7 @@ public final class LengthBucketBatcher<T> {
     public LengthBucketBatcher(BatchingConfig config, ToIntFunction<T> tokens) {
         this.config = config;
         this.tokens = tokens;
-        int[] edges = config.bucketEdges();
+        this.edges = config.bucketEdges();
         this.buckets = new Bucket[edges.length + 1];
         int lower = 0;
         for (int i = 0; i < edges.length; i++) {
@@ -217,7 +219,6 @@ public final class LengthBucketBatcher<T> {
     }
 
     private int bucketOf(int len) {
-        int[] edges = config.bucketEdges();
         int idx = Arrays.binarySearch(edges, len);
         return idx >= 0 ? idx : -idx - 1; // first edge >= len; edges.length = overflow
     }

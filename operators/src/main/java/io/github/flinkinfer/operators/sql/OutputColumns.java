@@ -6,8 +6,10 @@ import io.github.flinkinfer.runtime.card.ModelTask;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedSchema;
@@ -103,17 +105,14 @@ final class OutputColumns implements Serializable {
                 throw new ValidationException("'labels' names " + labels.size() + " labels; model "
                         + card.id() + " has " + c.labels.size() + " " + c.labels);
             }
-            Classification renamed = new Classification();
-            renamed.labels = new ArrayList<>(labels);
-            renamed.multiLabel = c.multiLabel;
-            renamed.activation = c.activation;
+            Map<String, Float> thresholds = new LinkedHashMap<>();
             for (int i = 0; i < labels.size(); i++) {
                 Float t = c.thresholds.get(c.labels.get(i));
                 if (t != null) {
-                    renamed.thresholds.put(labels.get(i), t);
+                    thresholds.put(labels.get(i), t);
                 }
             }
-            c = renamed;
+            c = new Classification(labels, c.multiLabel, c.activation, thresholds, null, null);
         }
         return new OutputColumns(kinds.toArray(new Kind[0]), task == ModelTask.CLASSIFICATION ? c : null);
     }

@@ -41,8 +41,9 @@ class NonRecoverableLoadExceptionTest {
 
     @Test
     void aFileFailingItsChecksumStopsTheJobWithTheOriginalAndItsMessage() {
-        ModelCard card = ModelCard.builtIn("all-minilm-l6-v2-q");
-        card.tokenizer = new ModelFile(card.tokenizer.path(), "0".repeat(64)); // not the file's hash
+        ModelCard builtIn = ModelCard.builtIn("all-minilm-l6-v2-q");
+        ModelCard card = builtIn.toBuilder() // not the file's hash
+                .tokenizer(new ModelFile(builtIn.tokenizer.path(), "0".repeat(64))).build();
 
         Throwable failure = thrownBy(() -> NonRecoverableLoadException.guard(
                 () -> TextTokenizer.load(card, RuntimeOptions.defaults())));

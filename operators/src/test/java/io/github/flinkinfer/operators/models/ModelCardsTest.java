@@ -45,9 +45,11 @@ class ModelCardsTest {
         Path dir = Files.createDirectories(tmp.resolve("store/mini"));
         Files.write(dir.resolve("tokenizer.json"), ModelFiles.readVerified(builtIn, builtIn.tokenizer));
         Files.write(dir.resolve("model.onnx"), new byte[] {1, 2, 3});
-        builtIn.onnx = new ModelFile("model.onnx", ModelFiles.sha256(new byte[] {1, 2, 3}));
-        builtIn.tokenizer = new ModelFile("tokenizer.json", builtIn.tokenizer.sha256());
-        Files.writeString(dir.resolve("card.json"), builtIn.toJson());
+        ModelCard stored = builtIn.toBuilder()
+                .onnx(new ModelFile("model.onnx", ModelFiles.sha256(new byte[] {1, 2, 3})))
+                .tokenizer(new ModelFile("tokenizer.json", builtIn.tokenizer.sha256()))
+                .build();
+        Files.writeString(dir.resolve("card.json"), stored.toJson());
         Path cache = tmp.resolve("cache");
         System.setProperty(ModelFileCache.PROPERTY, cache.toString());
 
