@@ -6,10 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.flinkinfer.jobs.io.RunOutput;
 import io.github.flinkinfer.jobs.spec.RunDescription;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
+import io.github.flinkinfer.jobs.testutils.NoPublicMutableFields;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,23 +17,19 @@ import org.junit.jupiter.api.io.TempDir;
  * be reassigned, its collections refuse changes, and the driver's later measurement is a copy.
  */
 class RunSummaryImmutableTest {
-    /** RunSummary and the types its fields hold (the ledger apart: the job's accounting, JSON-ignored). */
-    static final List<Class<?>> SUMMARY_TYPES = List.of(RunSummary.class, RunSummary.Cost.class,
-            RunSummary.Quality.class, RunSummary.Series.class, RunSummary.ClusterStart.class, Timeline.class,
-            Timeline.Lane.class, RunBound.class, WorkloadVerdicts.Actuals.class, DriverWork.Measured.class,
-            RunDescription.class, RunDescription.Model.class, RunDescription.Execution.class,
-            RunDescription.Inference.class, RunDescription.Quality.class);
+    /** The job's accounting the summary was read from: JSON-ignored, not part of the description. */
+    private static final String LEDGER = "io.github.flinkinfer.operators.ledger.";
 
     @TempDir Path out;
 
     @Test
     void noPublicFieldCanBeReassigned() {
-        for (Class<?> type : SUMMARY_TYPES) {
-            List<String> mutable = Arrays.stream(type.getDeclaredFields())
-                    .filter(f -> Modifier.isPublic(f.getModifiers()) && !Modifier.isFinal(f.getModifiers()))
-                    .map(Field::getName).toList();
-            assertThat(mutable).as("public non-final fields of " + type.getSimpleName()).isEmpty();
-        }
+        assertThat(NoPublicMutableFields.inTypes(RunSummary.class))
+                .filteredOn(problem -> !problem.startsWith(LEDGER))
+                .isEmpty();
+        assertThat(NoPublicMutableFields.reachable(RunSummary.class))
+                .as("the types it is made of are walked")
+                .contains(RunSummary.Cost.class, Timeline.Lane.class, RunBound.class, RunDescription.class);
     }
 
     @Test
