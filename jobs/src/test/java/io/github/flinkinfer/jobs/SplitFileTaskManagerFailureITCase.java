@@ -26,6 +26,8 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsCounts;
 import org.apache.flink.runtime.client.JobStatusMessage;
@@ -52,11 +54,16 @@ class SplitFileTaskManagerFailureITCase {
     /** Keeps the source's record counters, to know how far the readers were when the TaskManager died. */
     private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
-    /** Two TaskManagers with two slots each: the killed one takes two of the four readers. */
+    /**
+     * Two TaskManagers with two slots each: the killed one takes two of the four readers. Network
+     * buffers of 8 KiB (Flink's default is 32 KiB) hold fewer records in flight, so the readers are
+     * not far ahead of the first checkpoint: its barrier waits behind every buffered record.
+     */
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
             new MiniClusterResourceConfiguration.Builder()
-                    .setConfiguration(METRICS.addToConfiguration(new Configuration()))
+                    .setConfiguration(METRICS.addToConfiguration(
+                            new Configuration().set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("8kb"))))
                     .setNumberTaskManagers(2)
                     .setNumberSlotsPerTaskManager(2)
                     .build());
