@@ -6,9 +6,8 @@ import io.github.flinkinfer.jobs.cli.EmbeddingJob;
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.FixtureModel;
 import io.github.flinkinfer.jobs.testutils.Jobs;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,13 +31,7 @@ class WideParallelismITCase {
 
     @BeforeAll
     static void buildFixtureModel() throws Exception {
-        Path script = Corpus.locate("bench/fixture/build-fixture-model.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), fixture.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor()).as(out).isZero();
-        card = fixture.resolve("card.json");
-        assertThat(Files.exists(card)).as(out).isTrue();
+        card = FixtureModel.build(fixture);
     }
 
     @ParameterizedTest

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.parquet.avro.AvroParquetReader;
@@ -47,21 +48,35 @@ public final class Outputs {
     /** Parquet rows of these files, keyed by id, in file order (duplicates fail the test). */
     public static Map<String, GenericRecord> parquetRows(List<Path> files) {
         Map<String, GenericRecord> rows = new LinkedHashMap<>();
+        eachParquetRow(files, r -> {
+            String id = r.get("id").toString();
+            if (rows.put(id, r) != null) {
+                throw new AssertionError("duplicate output id " + id);
+            }
+        });
+        return rows;
+    }
+
+    /**
+     * Hands each committed embeddings row to {@code row} and keeps none: for outputs too large to
+     * hold as Avro records (a row of 384 boxed floats is about 7 KB).
+     */
+    public static void eachEmbedding(Path output, Consumer<GenericRecord> row) {
+        eachParquetRow(withSuffix(committed(output.resolve("embeddings")), ".parquet"), row);
+    }
+
+    private static void eachParquetRow(List<Path> files, Consumer<GenericRecord> row) {
         for (Path f : files) {
             try (ParquetReader<GenericRecord> reader =
                     AvroParquetReader.<GenericRecord>builder(new LocalInputFile(f)).build()) {
                 GenericRecord r;
                 while ((r = reader.read()) != null) {
-                    String id = r.get("id").toString();
-                    if (rows.put(id, r) != null) {
-                        throw new AssertionError("duplicate output id " + id);
-                    }
+                    row.accept(r);
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
-        return rows;
     }
 
     public static float[] vector(GenericRecord row) {
