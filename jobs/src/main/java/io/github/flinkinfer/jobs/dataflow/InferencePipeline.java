@@ -46,8 +46,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run or
  * chunking, the dedupe moves after inference ({@link
- * KeepFirstAfterInference}): source ─▶ parse ─▶ mark positions ─▶ tokenize ─▶ batch + infer,
- * then the outcomes keyed by id, so the first batch does not wait for the corpus.
+ * KeepFirstAfterInference}): source ─▶ parse ─▶ tokenize ─▶ batch + infer ─▶ drop duplicates,
+ * the duplicates decided on the ids and positions of a second read of the files (a Kafka topic:
+ * marks taken before tokenize), so neither the first batch nor the writers wait for the corpus.
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
@@ -73,7 +74,7 @@ public final class InferencePipeline {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         IndexSteps.Extras extras = new IndexSteps.Extras();
         InferenceConfig config = spec.inference();
-        Inferred inferred = infer(input.documents(), config, runId, model, errors, extras, accounting);
+        Inferred inferred = infer(input, config, runId, model, errors, extras, accounting);
         task.writeResults(extras.allRows(inferred.results()), out, config.chunking(), model.card(), accounting);
         extras.writeSkipped(out);
         FileOutputs.writeMetrics(inferred.metrics(), out);
@@ -99,27 +100,33 @@ public final class InferencePipeline {
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors) {
-        return infer(docs, config, runId, model, errors, new IndexSteps.Extras(), new Accounting());
+        return infer(new ParsedInput(docs, List.of()), config, runId, model, errors, new IndexSteps.Extras(),
+                new Accounting());
     }
 
     /**
      * Same, with search-index steps: chunking at tokenization, and rows not inferred by this
      * run's model calls (carried over by an incremental run, doc-level pools) added to {@code
      * extras}; write {@link IndexSteps.Extras#allRows} to get them. Where {@link
-     * KeepFirstAfterInference} applies (BATCH keep-first), the dedupe runs after inference.
+     * KeepFirstAfterInference} applies (BATCH keep-first), the dedupe runs after inference, decided
+     * on a second read of {@code input} where it can be read twice.
      */
     public static Inferred infer(
-            DataStream<Document> docs,
+            ParsedInput input,
             InferenceConfig config,
             String runId,
             ModelRuntimeFactory model,
             List<DataStream<ErrorRecord>> errors,
             IndexSteps.Extras extras,
             Accounting accounting) {
+        DataStream<Document> docs = input.documents();
         DataStream<Document> unique;
         boolean dedupeAfter = KeepFirstAfterInference.applies(config);
         DataStream<DocumentOutcome> marks = null;
-        if (dedupeAfter) {
+        if (dedupeAfter && input.readableTwice()) { // the marks from an id pass of their own
+            marks = KeepFirstAfterInference.idPass(input);
+            unique = StageParallelism.pipelinedRebalance(docs);
+        } else if (dedupeAfter) { // read once: the marks on the way to tokenize
             SingleOutputStreamOperator<Document> marked = StageParallelism.pipelinedRebalance(docs)
                     .process(new PositionMarker())
                     .name("mark-positions")
@@ -163,7 +170,7 @@ public final class InferencePipeline {
         DataStream<InferenceResult> written = results;
         if (dedupeAfter) {
             written = KeepFirstAfterInference.dedupe(marks, tokens.getSideOutput(Outputs.ERRORS), results,
-                    errors, accounting, config);
+                    errors, accounting, config, input.readableTwice());
         } else {
             errors.add(tokens.getSideOutput(Outputs.ERRORS));
             errors.add(IndexSteps.documentErrors(results, config.chunking()));

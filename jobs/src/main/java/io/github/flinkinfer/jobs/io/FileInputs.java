@@ -43,17 +43,28 @@ public final class FileInputs {
         Map<InputFormat, List<Path>> byFormat = inputsByFormat(in);
         InputFiles.check(in.files()); // before submission: one line for an input no reader can open
         for (Map.Entry<InputFormat, List<Path>> e : byFormat.entrySet()) {
-            SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in);
+            SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in, "");
             errors.add(parsed.getSideOutput(Outputs.ERRORS));
             docs = docs == null ? parsed : docs.union(parsed);
         }
-        return new ParsedInput(docs, errors);
+        return new ParsedInput(docs, errors, () -> readAgain(env, in, byFormat));
     }
 
-    private static SingleOutputStreamOperator<Document> read(
-            StreamExecutionEnvironment env, InputFormat format, List<Path> paths, InputConfig in) {
+    /** The same inputs read by sources of their own, named {@code ids-…}; their parse errors dropped. */
+    private static DataStream<Document> readAgain(
+            StreamExecutionEnvironment env, InputConfig in, Map<InputFormat, List<Path>> byFormat) {
+        DataStream<Document> docs = null;
+        for (Map.Entry<InputFormat, List<Path>> e : byFormat.entrySet()) {
+            DataStream<Document> parsed = read(env, e.getKey(), e.getValue(), in, "ids-");
+            docs = docs == null ? parsed : docs.union(parsed);
+        }
+        return docs;
+    }
+
+    private static SingleOutputStreamOperator<Document> read(StreamExecutionEnvironment env, InputFormat format,
+            List<Path> paths, InputConfig in, String prefix) {
         Path[] array = paths.toArray(new Path[0]);
-        String name = "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
+        String name = prefix + "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
         if (format == InputFormat.PARQUET) {
             DataStream<ParquetInput.Row> rows =
                     env.fromSource(
@@ -63,8 +74,8 @@ public final class FileInputs {
                             WatermarkStrategy.noWatermarks(),
                             name);
             return rows.process(new ParquetInput.ToDocument())
-                    .name("parse-parquet")
-                    .uid("parse-parquet");
+                    .name(prefix + "parse-parquet")
+                    .uid(prefix + "parse-parquet");
         }
         LineFormat records = format == InputFormat.CSV
                 ? LineFormat.csvRecords(in.maxRecordBytes()) : new LineFormat(in.maxRecordBytes());
@@ -79,8 +90,8 @@ public final class FileInputs {
                         WatermarkStrategy.noWatermarks(),
                         name);
         return lines.process(new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))
-                .name("parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
-                .uid("parse-" + format.name().toLowerCase(java.util.Locale.ROOT));
+                .name(prefix + "parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
+                .uid(prefix + "parse-" + format.name().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** Groups the inputs by format: --format, else each file's (or directory's files') extension. */
