@@ -73,6 +73,29 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         assertThat(pipelined.ledgerDuplicatesInferred()).isEqualTo(blocking.ledgerDuplicatesInferred());
     }
 
+    /**
+     * Files cut into byte ranges of 128 bytes (a few records each), read by both subtasks: the
+     * id pass (a second read of the files) and inference's read see the same documents at the
+     * same positions, so duplicates within a file, across its splits and across files are decided
+     * as before, and the error rows of dropped copies (a dropped copy that is too long) are not
+     * written while the kept copy's own error row is.
+     */
+    @Test
+    void duplicatesAcrossSplitsAreDecidedAsBefore() throws Exception {
+        Corpus c = writeCorpus();
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(io.github.flinkinfer.jobs.io.ByteRangeEnumerator.SPLIT_SIZE,
+                org.apache.flink.configuration.MemorySize.parse("128b"));
+        Run after = run("split-after", conf);
+        Run before = run("split-before", conf, "--duplicates", "keep_first_before_inference");
+        assertSameDedupe(after, before, c);
+        // the dropped too-long copy has its duplicate row only (run() refuses two rows at one position)
+        assertThat(after.errors().get("file:" + c.a() + "@" + offsetOf(c.first(), "long-dropped", 2)))
+                .startsWith("parse/duplicate_id");
+        assertThat(after.ledgerDuplicatesInferred()).isPositive();
+        assertThat(after.summary().reconciliation.ok()).isTrue();
+    }
+
     record Corpus(Path a, Path b, StringBuilder first, StringBuilder second) {}
 
     private Corpus writeCorpus() throws Exception {

@@ -64,16 +64,20 @@ final class KeepFirstAfterInference {
      * Keeps the first document of each id without sorting the vectors: {@code marks} (one per
      * document) are keyed by a hash of the id ({@link KeepFirstOutcomesFunction}), which writes
      * one duplicate row per dropped document to {@code errors} and broadcasts the dropped
-     * documents' positions over a blocking exchange. The results of {@code inference} reach their
-     * {@link DuplicateOutcomeFilter} over a hybrid exchange: the filter and the writers after it
-     * are deployed once the positions are all known (for file inputs long before inference ends)
-     * and then read the results as inference writes them, those written meanwhile from the spill.
-     * The exchange is a forward one (the filter and the writers on the inference subtasks' slots)
-     * unless tokenize has a parallelism of its own ({@link StageParallelism}): then a rebalance
-     * to that many filters, so the corpus is written by the CPU stages' subtasks, not by the
-     * device's few. The error rows of tokenize and inference go to a filter of their own over a
-     * blocking exchange (they are few). Tallies dropped duplicates that reached the model;
-     * returns the kept results.
+     * documents' positions to a {@link DuplicateOutcomeFilter} before the result writers, which
+     * reads them all before its first result. With an {@code idPass} (marks that do not wait on
+     * inference) both edges into that filter are pipelined: inference runs until the results'
+     * buffers are full, then waits until the ids are decided, and every result is written while
+     * inference runs. Without one (marks taken on the way to tokenize, complete at the source's
+     * end) both are blocking, else inference and the marks would wait on each other: the results
+     * are then written after the last batch. (A hybrid results edge would give both, but a
+     * TaskManager builds the hybrid shuffle's storage only when its own batch shuffle mode is
+     * hybrid: docs/errors.md.) The results edge is a forward one (the filter and the writers on
+     * the inference subtasks' slots) unless tokenize has a parallelism of its own ({@link
+     * StageParallelism}): then a rebalance to that many filters, so the corpus is written by the
+     * CPU stages' subtasks, not by the device's few. The error rows of tokenize and inference go
+     * to a filter of their own over blocking edges (they are few). Tallies dropped duplicates
+     * that reached the model; returns the kept results.
      */
     static DataStream<InferenceResult> dedupe(DataStream<DocumentOutcome> marks,
             DataStream<ErrorRecord> tokenizeErrors, SingleOutputStreamOperator<InferenceResult> inference,
