@@ -124,7 +124,7 @@ public final class InferencePipeline {
         boolean dedupeAfter = KeepFirstAfterInference.applies(config);
         DataStream<DocumentOutcome> marks = null;
         if (dedupeAfter && input.readableTwice()) { // the marks from an id pass of their own
-            marks = KeepFirstAfterInference.idPass(input);
+            marks = KeepFirstAfterInference.idPass(input, config);
             unique = StageParallelism.pipelinedRebalance(docs);
         } else if (dedupeAfter) { // read once: the marks on the way to tokenize
             SingleOutputStreamOperator<Document> marked = StageParallelism.pipelinedRebalance(docs)

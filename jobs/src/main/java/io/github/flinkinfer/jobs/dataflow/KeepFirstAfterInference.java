@@ -4,7 +4,6 @@ import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
-import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.SameParallelism;
@@ -51,13 +50,18 @@ final class KeepFirstAfterInference {
                 && !config.incremental() && !config.chunking().enabled();
     }
 
-    /** One position mark per document: from the id pass where the inputs can be read twice. */
-    static DataStream<DocumentOutcome> idPass(ParsedInput input) {
-        return input.again().get()
+    /**
+     * One position mark per document, from the id pass over inputs that can be read twice: at the
+     * tokenize parallelism where one is set (the CPU stages' cores; inference waits for it).
+     */
+    static DataStream<DocumentOutcome> idPass(ParsedInput input, InferenceConfig config) {
+        SingleOutputStreamOperator<DocumentOutcome> marks = input.again().apply(config.tokenizeParallelism())
                 .map(DocumentOutcome::mark)
                 .returns(TypeInformation.of(DocumentOutcome.class))
                 .name("mark-positions")
                 .uid("mark-positions");
+        StageParallelism.ofTokenize(marks, config); // chained to the id pass's parser
+        return marks;
     }
 
     /**
