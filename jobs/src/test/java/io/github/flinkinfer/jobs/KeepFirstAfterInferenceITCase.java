@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * BATCH keep-first after inference (the default, with or without {@code --tokenize-parallelism})
+ * BATCH keep-first after inference (the default, decided on an id pass over the files, with or
+ * without {@code --tokenize-parallelism})
  * against the dedupe before tokenization ({@code --duplicates keep_first_before_inference}; also
  * under a hybrid shuffle, in incremental runs and with chunking) on two files with duplicates within and across them,
  * a kept copy that fails tokenization and a dropped one that would: the same positions kept with
@@ -56,9 +57,9 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
 
     /**
      * A cluster that pipelines every BATCH exchange ({@code execution.batch-shuffle-mode:
-     * ALL_EXCHANGES_PIPELINED}) gets the same rows: the result filter's two inputs stay blocking,
-     * so inference is not held back while the filter reads the dropped positions first. (Hybrid
-     * modes keep the dedupe before tokenization: {@code RunOptionsTest}.)
+     * ALL_EXCHANGES_PIPELINED}) gets the same rows: the id pass's keyed exchange becomes pipelined
+     * too, and nothing waits on inference to decide. (Hybrid modes keep the dedupe before
+     * tokenization: {@code RunOptionsTest}.)
      */
     @Test
     void aPipelinedShuffleModeKeepsTheSameRows() throws Exception {
