@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * BATCH keep-first after inference (the default, with or without {@code --tokenize-parallelism})
+ * BATCH keep-first after inference (the default, decided on an id pass over the files, with or
+ * without {@code --tokenize-parallelism})
  * against the dedupe before tokenization ({@code --duplicates keep_first_before_inference}; also
  * under a hybrid shuffle, in incremental runs and with chunking) on two files with duplicates within and across them,
  * a kept copy that fails tokenization and a dropped one that would: the same positions kept with
@@ -56,9 +57,9 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
 
     /**
      * A cluster that pipelines every BATCH exchange ({@code execution.batch-shuffle-mode:
-     * ALL_EXCHANGES_PIPELINED}) gets the same rows: the result filter's two inputs stay blocking,
-     * so inference is not held back while the filter reads the dropped positions first. (Hybrid
-     * modes keep the dedupe before tokenization: {@code RunOptionsTest}.)
+     * ALL_EXCHANGES_PIPELINED}) gets the same rows: the id pass's keyed exchange becomes pipelined
+     * too, and nothing waits on inference to decide. (Hybrid modes keep the dedupe before
+     * tokenization: {@code RunOptionsTest}.)
      */
     @Test
     void aPipelinedShuffleModeKeepsTheSameRows() throws Exception {
@@ -71,6 +72,29 @@ class KeepFirstAfterInferenceITCase extends ClusterTestBase {
         assertSameDedupe(pipelined, blocking, c);
         assertThat(blocking.ledgerDuplicatesInferred()).isPositive();
         assertThat(pipelined.ledgerDuplicatesInferred()).isEqualTo(blocking.ledgerDuplicatesInferred());
+    }
+
+    /**
+     * Files cut into byte ranges of 128 bytes (a few records each), read by both subtasks: the
+     * id pass (a second read of the files) and inference's read see the same documents at the
+     * same positions, so duplicates within a file, across its splits and across files are decided
+     * as before, and the error rows of dropped copies (a dropped copy that is too long) are not
+     * written while the kept copy's own error row is.
+     */
+    @Test
+    void duplicatesAcrossSplitsAreDecidedAsBefore() throws Exception {
+        Corpus c = writeCorpus();
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(io.github.flinkinfer.jobs.io.ByteRangeEnumerator.SPLIT_SIZE,
+                org.apache.flink.configuration.MemorySize.parse("128b"));
+        Run after = run("split-after", conf);
+        Run before = run("split-before", conf, "--duplicates", "keep_first_before_inference");
+        assertSameDedupe(after, before, c);
+        // the dropped too-long copy has its duplicate row only (run() refuses two rows at one position)
+        assertThat(after.errors().get("file:" + c.a() + "@" + offsetOf(c.first(), "long-dropped", 2)))
+                .startsWith("parse/duplicate_id");
+        assertThat(after.ledgerDuplicatesInferred()).isPositive();
+        assertThat(after.summary().reconciliation.ok()).isTrue();
     }
 
     record Corpus(Path a, Path b, StringBuilder first, StringBuilder second) {}

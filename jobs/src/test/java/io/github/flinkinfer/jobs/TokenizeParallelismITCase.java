@@ -26,8 +26,8 @@ import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --tokenize-parallelism}: the position marks (keep-first after inference) and tokenize
- * run at their own parallelism, chained together, and hand their tokens to the inference subtasks
+ * {@code --tokenize-parallelism}: the id pass's position marks (keep-first after inference) and
+ * tokenize run at their own parallelism, and tokenize hands its tokens to the inference subtasks
  * over a rebalance, pipelined in BATCH mode; the result filter and the writers run at that
  * parallelism too; the run loses nothing, drops the duplicate once, and writes the embeddings the
  * chained job writes, bit for bit.
@@ -40,7 +40,9 @@ class TokenizeParallelismITCase extends ClusterTestBase {
         StreamNode marks = node(graph, "mark-positions");
         StreamNode tokenize = node(graph, "tokenize");
         StreamNode infer = node(graph, "batch-and-infer");
-        assertThat(marks.getParallelism()).isEqualTo(3);
+        assertThat(marks.getParallelism()).isEqualTo(3); // the id pass: a second read of the files
+        assertThat(graph.getStreamNodes()).filteredOn(n -> n.getOperatorName().startsWith("ids-"))
+                .isNotEmpty().allSatisfy(n -> assertThat(n.getParallelism()).isEqualTo(3));
         assertThat(tokenize.getParallelism()).isEqualTo(3);
         assertThat(infer.getParallelism()).isEqualTo(1);
         // pipelined: inference runs while the corpus is tokenized, in BATCH mode too
@@ -57,7 +59,8 @@ class TokenizeParallelismITCase extends ClusterTestBase {
         assertThat(infer.getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
                 .singleElement().satisfies(e -> {
                     assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class);
-                    assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.BATCH);
+                    // written while inference runs: the id pass decides without waiting on it
+                    assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED);
                 });
         assertThat(filter.getOutEdges()).extracting(e -> graph.getStreamNode(e.getTargetId()))
                 .filteredOn(n -> n.getOperatorName().startsWith("write-embeddings-parquet"))

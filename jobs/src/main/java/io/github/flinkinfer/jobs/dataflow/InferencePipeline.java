@@ -48,8 +48,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run or
  * chunking, the dedupe moves after inference ({@link
- * KeepFirstAfterInference}): source ─▶ parse ─▶ mark positions ─▶ tokenize ─▶ batch + infer,
- * then the outcomes keyed by id, so the first batch does not wait for the corpus.
+ * KeepFirstAfterInference}): source ─▶ parse ─▶ tokenize ─▶ batch + infer ─▶ drop duplicates,
+ * the duplicates decided on the ids and positions of a second read of the files (a Kafka topic:
+ * marks taken before tokenize), so neither the first batch nor the writers wait for the corpus.
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
@@ -76,7 +77,7 @@ public final class InferencePipeline {
         }
         ParsedInput input = in.readsKafka() ? KafkaInputs.read(env, in) : FileInputs.read(env, in); // read
         InferenceConfig config = spec.inference();
-        Inferred inferred = infer(input.documents(), config, runId, model, kind); // pre-process, batch + run
+        Inferred inferred = infer(input, config, runId, model, kind); // pre-process, batch + run
         Accounting ledger = inferred.ledger();
         ledger.tally(input.documents(), "parsed", (l, d) -> l.addParsed(d.source));
         DataStream<R> results = kind.postProcess(inferred, config, model.card()); // post-process
@@ -121,20 +122,25 @@ public final class InferencePipeline {
     /**
      * The shared middle of every job: dedupe ids, skip unchanged documents (incremental runs), the
      * kind's pre-process, batch and run. Where {@link KeepFirstAfterInference} applies (BATCH
-     * keep-first), the dedupe runs after inference.
+     * keep-first), the dedupe runs after inference, decided on a second read of {@code input}
+     * where it can be read twice (files; not a Kafka topic).
      */
     public static Inferred infer(
-            DataStream<Document> docs,
+            ParsedInput input,
             InferenceConfig config,
             String runId,
             ModelRuntimeFactory model,
             TaskKind<?> kind) {
+        DataStream<Document> docs = input.documents();
         List<DataStream<ErrorRecord>> errors = new ArrayList<>();
         Accounting accounting = new Accounting();
         DataStream<Document> unique;
         boolean dedupeAfter = KeepFirstAfterInference.applies(config);
         DataStream<DocumentOutcome> marks = null;
-        if (dedupeAfter) {
+        if (dedupeAfter && input.readableTwice()) { // the marks from an id pass of their own
+            marks = KeepFirstAfterInference.idPass(input, config);
+            unique = StageParallelism.pipelinedRebalance(docs);
+        } else if (dedupeAfter) { // read once: the marks on the way to tokenize
             SingleOutputStreamOperator<Document> marked = StageParallelism.pipelinedRebalance(docs)
                     .process(new PositionMarker())
                     .name("mark-positions")
@@ -177,7 +183,7 @@ public final class InferencePipeline {
         DataStream<InferenceResult> written = results;
         if (dedupeAfter) {
             written = KeepFirstAfterInference.dedupe(marks, tokens.getSideOutput(Outputs.ERRORS), results,
-                    errors, accounting, config);
+                    errors, accounting, config, input.readableTwice());
         } else {
             errors.add(tokens.getSideOutput(Outputs.ERRORS));
             errors.add(IndexSteps.documentErrors(results, config.chunking()));

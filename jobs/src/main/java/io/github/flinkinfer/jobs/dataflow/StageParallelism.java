@@ -22,8 +22,8 @@ import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
  * default scheduler); behind a sorted dedupe before tokenization they
  * overlap once the corpus is sorted. Where the job cannot take that exchange (a hybrid shuffle, a
  * Kafka sink), Flink's BATCH exchange makes the stages run one after the other. Under keep-first after inference, the result filter and the writers
- * after it run at N too (the writes of the corpus are the run's tail; N cores, not the device's
- * few subtasks); otherwise the results are rebalanced to N writer subtasks ({@link #toWriters}).
+ * after it run at N too (the corpus is written by N cores, not by the device's few subtasks);
+ * otherwise the results are rebalanced to N writer subtasks ({@link #toWriters}).
  * With N = 0 nothing changes: tokenize is chained to inference, and the writers to it.
  *
  * <pre>{@code
@@ -81,8 +81,7 @@ final class StageParallelism {
      * tokens to inference and the results to their writers. The
      * adaptive batch scheduler (BATCH's default) accepts blocking and hybrid edges only, and
      * deploys a consumer after its producers finished, hybrid included; so the job asks for
-     * Flink's default scheduler (pipelined regions; the edges into the keep-first's filter stay
-     * blocking, so a failure restarts the source's region, not the writers').
+     * Flink's default scheduler (pipelined regions).
      */
     static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
         Configuration scheduler = new Configuration();

@@ -15,6 +15,7 @@ import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.file.src.enumerate.DefaultFileFilter;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -44,38 +45,63 @@ public final class FileInputs {
         Map<InputFormat, List<Path>> byFormat = inputsByFormat(in);
         InputFiles.check(in.files()); // before submission: one line for an input no reader can open
         for (Map.Entry<InputFormat, List<Path>> e : byFormat.entrySet()) {
-            SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in);
+            SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in, "", 0);
             errors.add(parsed.getSideOutput(Outputs.ERRORS));
             docs = docs == null ? parsed : docs.union(parsed);
         }
-        return new ParsedInput(docs, errors);
+        return new ParsedInput(docs, errors, parallelism -> readAgain(env, in, byFormat, parallelism));
     }
 
-    private static SingleOutputStreamOperator<Document> read(
-            StreamExecutionEnvironment env, InputFormat format, List<Path> paths, InputConfig in) {
+    /**
+     * The same inputs read by sources of their own, named {@code ids-…}, at {@code parallelism}
+     * (0: the job's); their parse errors dropped.
+     */
+    private static DataStream<Document> readAgain(StreamExecutionEnvironment env, InputConfig in,
+            Map<InputFormat, List<Path>> byFormat, int parallelism) {
+        DataStream<Document> docs = null;
+        for (Map.Entry<InputFormat, List<Path>> e : byFormat.entrySet()) {
+            DataStream<Document> parsed = read(env, e.getKey(), e.getValue(), in, "ids-", parallelism);
+            docs = docs == null ? parsed : docs.union(parsed);
+        }
+        return docs;
+    }
+
+    private static SingleOutputStreamOperator<Document> read(StreamExecutionEnvironment env, InputFormat format,
+            List<Path> paths, InputConfig in, String prefix, int parallelism) {
         Path[] array = paths.toArray(new Path[0]);
-        String name = "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
+        String name = prefix + "read-" + format.name().toLowerCase(java.util.Locale.ROOT);
         if (format == InputFormat.PARQUET) {
-            DataStream<ParquetInput.Row> rows = env.fromSource(
+            DataStreamSource<ParquetInput.Row> rows = env.fromSource(
                     inByteRanges(env, FileSource.forBulkFileFormat(ParquetInput.format(in.idField(), in.textField()),
                             array)),
                     WatermarkStrategy.noWatermarks(),
                     name);
-            return rows.process(new ParquetInput.ToDocument())
-                    .name("parse-parquet")
-                    .uid("parse-parquet");
+            return withParallelism(rows, rows.process(new ParquetInput.ToDocument())
+                    .name(prefix + "parse-parquet")
+                    .uid(prefix + "parse-parquet"), parallelism);
         }
         LineFormat records = format == InputFormat.CSV
                 ? LineFormat.csvRecords(in.maxRecordBytes()) : new LineFormat(in.maxRecordBytes());
         FileSource.FileSourceBuilder<RawLine> source = FileSource.forBulkFileFormat(records, array);
-        DataStream<RawLine> lines =
+        DataStreamSource<RawLine> lines =
                 env.fromSource(
                         records.isSplittable() ? inByteRanges(env, source) : source.build(),
                         WatermarkStrategy.noWatermarks(),
                         name);
-        return lines.process(new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))
-                .name("parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
-                .uid("parse-" + format.name().toLowerCase(java.util.Locale.ROOT));
+        return withParallelism(lines, lines.process(
+                        new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))
+                .name(prefix + "parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
+                .uid(prefix + "parse-" + format.name().toLowerCase(java.util.Locale.ROOT)), parallelism);
+    }
+
+    /** The reader and its chained parser at {@code parallelism}, when set (above 0). */
+    private static SingleOutputStreamOperator<Document> withParallelism(DataStreamSource<?> source,
+            SingleOutputStreamOperator<Document> parsed, int parallelism) {
+        if (parallelism > 0) {
+            source.setParallelism(parallelism);
+            parsed.setParallelism(parallelism);
+        }
+        return parsed;
     }
 
     /** {@code source} with its files cut into byte ranges ({@link ByteRangeEnumerator}). */

@@ -14,7 +14,7 @@ import io.github.flinkinfer.operators.run.QualityGate;
  *
  * <pre>{@code
  * InferenceConfig config = spec.inference();
- * InferencePipeline.Inferred inferred = InferencePipeline.infer(docs, config, runId, model, kind);
+ * InferencePipeline.Inferred inferred = InferencePipeline.infer(input, config, runId, model, kind);
  * }</pre>
  *
  * @param duplicates what happens to a second record with an id already seen

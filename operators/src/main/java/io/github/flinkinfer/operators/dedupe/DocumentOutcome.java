@@ -7,25 +7,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
- * What {@link KeepFirstOutcomesFunction} keys by id after inference for one document of the
- * corpus: its position mark, or an error row of tokenization or inference (results are not keyed:
- * {@link DuplicateResultFilter}). A Flink POJO kept small, since there is one mark per document:
- * id, position, and the input's length and sha256 (raw bytes) for the {@code duplicate_id} row it
- * becomes if another document of its id is kept.
+ * What {@link KeepFirstOutcomesFunction} keys by id for one document of the corpus: its position
+ * mark (its outcome, a result or an error row, is never keyed: {@link DuplicateOutcomeFilter}). A
+ * Flink POJO kept small, since there is one mark per document: id, position, and the input's
+ * length and sha256 (raw bytes) for the {@code duplicate_id} row it becomes if another document of
+ * its id is kept.
  */
 public class DocumentOutcome {
     public String id;
-    /** The document's position, {@code <path>:<line>}. */
+    /** The document's position, {@code <path>@<offset>} or {@code <path>:<line>}. */
     public String source;
-    /** On a mark: the input's length in characters (-1 without a text). */
+    /** The input's length in characters (-1 without a text). */
     public long inputLength = -1;
-    /** On a mark: sha256 of the input's UTF-8 bytes (empty without a text); null on an error row. */
+    /** sha256 of the input's UTF-8 bytes (empty without a text). */
     public byte[] inputSha256;
-    public ErrorRecord error;
 
     public DocumentOutcome() {}
 
-    /** The mark {@link PositionMarker} emits for each document it passes on. */
+    /** The mark of {@code doc}: {@link PositionMarker} emits one for each document it passes on. */
     public static DocumentOutcome mark(Document doc) {
         DocumentOutcome o = new DocumentOutcome();
         o.id = doc.id;
@@ -37,18 +36,6 @@ public class DocumentOutcome {
             o.inputSha256 = ErrorRecord.sha256(doc.text.getBytes(StandardCharsets.UTF_8));
         }
         return o;
-    }
-
-    public static DocumentOutcome of(ErrorRecord error) {
-        DocumentOutcome o = new DocumentOutcome();
-        o.id = error.id;
-        o.source = error.source;
-        o.error = error;
-        return o;
-    }
-
-    public boolean isMark() {
-        return inputSha256 != null;
     }
 
     /**
@@ -64,8 +51,4 @@ public class DocumentOutcome {
         return row;
     }
 
-    /** Whether an error row's document reached the model: an error of inference or later. */
-    public boolean reachedModel() {
-        return error != null && !ErrorRecord.TOKENIZE.equals(error.stage);
-    }
 }

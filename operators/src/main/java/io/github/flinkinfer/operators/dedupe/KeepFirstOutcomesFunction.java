@@ -3,10 +3,8 @@ package io.github.flinkinfer.operators.dedupe;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
@@ -15,17 +13,16 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 
 /**
- * Keep-first dedupe after inference (BATCH mode), decided on ids and positions only: on the
- * position marks and error rows keyed by a 64-bit hash of the id ({@link IdKey}), the document
- * with the smallest source position ({@link DeduplicateFunction#comparePositions}) of each id is
- * kept and its error row (if it failed) goes to {@link Outputs#ERRORS}; every other document of
- * the id becomes one {@code duplicate_id} row naming the kept position. The main output is the
- * position of each dropped document that has no error row, i.e. whose outcome is a result:
- * {@link DuplicateResultFilter} drops those results before the writers, so the vectors never go
- * through this keyed sort. Dropped error rows go to {@link #DROPPED} for the ledger.
+ * Keep-first dedupe decided on ids and positions only (BATCH mode): on the position marks keyed
+ * by a 64-bit hash of the id ({@link IdKey}), the document with the smallest source position
+ * ({@link DeduplicateFunction#comparePositions}) of each id is kept, and every other document of
+ * the id becomes one {@code duplicate_id} row naming the kept position ({@link Outputs#ERRORS}).
+ * The main output is the position of each dropped document: {@link DuplicateOutcomeFilter} drops
+ * their outcomes (results and error rows) before the writers, so no vector goes through this
+ * keyed sort, and the decision never waits on inference when the marks come from a pass of their
+ * own over the inputs ({@code KeepFirstAfterInference}).
  *
  * <p>The key is a hash, not the id, because BATCH sorts every mark by its key: a fixed 8-byte key
  * sorts on its normalized bytes alone, where a string key is compared record by record on its
@@ -33,15 +30,15 @@ import org.apache.flink.util.OutputTag;
  * collide share a key and are told apart here, so the outcome is exact whatever the hash.
  *
  * <p>Which document is kept and every row written depend only on the positions, not on the order
- * the outcomes arrive in. State per key: the outcomes of its ids (one mark per document, plus
- * their error rows); released when the key ends (BATCH: the timer at the end of the key's sorted
- * records). An id seen once (the usual case) emits nothing but its own error row.
+ * the marks arrive in. State per key: the marks of its ids; released when the key ends (BATCH:
+ * the timer at the end of the key's sorted records). An id seen once (the usual case) emits
+ * nothing.
+ *
+ * <pre>{@code
+ * marks.keyBy(new KeepFirstOutcomesFunction.IdKey(), Types.LONG).process(new KeepFirstOutcomesFunction());
+ * }</pre>
  */
 public class KeepFirstOutcomesFunction extends KeyedProcessFunction<Long, DocumentOutcome, String> {
-    /** Error rows of documents dropped as duplicates (not written). */
-    public static final OutputTag<DocumentOutcome> DROPPED =
-            new OutputTag<>("dropped-duplicate-errors", TypeInformation.of(DocumentOutcome.class));
-
     private transient ListState<DocumentOutcome> outcomes;
 
     /** The key of an outcome: a 64-bit FNV-1a hash of its id's chars. */
@@ -80,48 +77,31 @@ public class KeepFirstOutcomesFunction extends KeyedProcessFunction<Long, Docume
         List<DocumentOutcome> all = new ArrayList<>();
         outcomes.get().forEach(all::add);
         outcomes.clear();
-        if (all.size() == 1 && all.get(0).isMark()) {
-            return; // an id seen once without an error row: the usual case
+        if (all.size() == 1) {
+            return; // an id seen once: the usual case
         }
         Map<String, List<DocumentOutcome>> byId = new TreeMap<>(); // ids of colliding hashes, in a fixed order
         for (DocumentOutcome o : all) {
             byId.computeIfAbsent(o.id, k -> new ArrayList<>(2)).add(o);
         }
         for (List<DocumentOutcome> ofId : byId.values()) {
-            keepFirst(ofId, ctx, out);
+            keepFirst(ofId, out, ctx);
         }
     }
 
-    /** The rows of one id's outcomes. */
-    private static void keepFirst(List<DocumentOutcome> ofId, OnTimerContext ctx, Collector<String> out) {
-        String kept = null;
-        for (DocumentOutcome o : ofId) {
-            if (o.isMark() && (kept == null || DeduplicateFunction.comparePositions(o.source, kept) < 0)) {
-                kept = o.source;
-            }
-        }
-        if (kept == null) {
-            return;
-        }
-        Set<String> failed = new HashSet<>(); // positions with an error row: they have no result to drop
-        for (DocumentOutcome e : ofId) {
-            if (e.isMark()) {
-                continue;
-            }
-            failed.add(e.source);
-            if (e.source.equals(kept)) {
-                ctx.output(Outputs.ERRORS, e.error);
-            } else {
-                ctx.output(DROPPED, e);
+    /** The rows of one id's marks. */
+    private static void keepFirst(List<DocumentOutcome> ofId, Collector<String> out, OnTimerContext ctx) {
+        String kept = ofId.get(0).source;
+        for (DocumentOutcome m : ofId) {
+            if (DeduplicateFunction.comparePositions(m.source, kept) < 0) {
+                kept = m.source;
             }
         }
         List<ErrorRecord> duplicates = new ArrayList<>();
         for (DocumentOutcome m : ofId) {
-            if (m.isMark() && !m.source.equals(kept)) {
+            if (!m.source.equals(kept)) {
                 duplicates.add(m.duplicateRow(kept));
-                if (!failed.contains(m.source)) {
-                    out.collect(m.source);
-                }
+                out.collect(m.source);
             }
         }
         duplicates.sort((a, b) -> DeduplicateFunction.comparePositions(a.source, b.source));

@@ -8,9 +8,10 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Passes each document on unchanged and marks its position ({@link #MARKS}), so that a
- * keep-first dedupe after inference knows every document of an id, even one whose outcome it
- * drops, and can write its {@code duplicate_id} row (length and sha256 of the input, as before).
- * Chained to the source: no exchange before inference.
+ * keep-first dedupe after inference knows every document of an id and can write its {@code
+ * duplicate_id} row (length and sha256 of the input, as before). For inputs that cannot be read
+ * twice (Kafka): a file input's marks come from a pass of their own ({@code
+ * KeepFirstAfterInference}). Chained to the source: no exchange before inference.
  */
 public class PositionMarker extends ProcessFunction<Document, Document> {
     /** One mark per document passed on. */

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keep-first after inference in Flink's harnesses: the ids pass ({@link KeepFirstOutcomesFunction},
- * keyed, on marks and error rows) and the result filter ({@link DuplicateResultFilter}, its
- * dropped positions broadcast). The document with the smallest position keeps its outcome (a
- * result or an error row) whatever order the outcomes arrive in, each other document becomes one
- * duplicate_id row as the dedupe before tokenization wrote it, and the dropped outcomes are
- * handed to the ledger.
+ * keyed, on marks only) and the result and error-row filters ({@link DuplicateOutcomeFilter}, the
+ * dropped positions broadcast to them). The document with the smallest position keeps its outcome
+ * (a result or an error row) whatever order the marks and outcomes arrive in, each other document
+ * becomes one duplicate_id row as the dedupe before tokenization wrote it, and the dropped
+ * outcomes are handed to the ledger.
  */
 class KeepFirstOutcomesFunctionTest {
 
@@ -50,8 +50,8 @@ class KeepFirstOutcomesFunctionTest {
         return r;
     }
 
-    static DocumentOutcome failed(String id, String source, ErrorReason reason) {
-        return DocumentOutcome.of(ErrorRecord.of(id, source, reason, "failed", 1));
+    static ErrorRecord failed(String id, String source, ErrorReason reason) {
+        return ErrorRecord.of(id, source, reason, "failed", 1);
     }
 
     /** Every document's mark and outcome (a result or an error row): "a" three times (f:10 result, f:9 too long, g:1 inference failed), "b" once. */
@@ -76,7 +76,7 @@ class KeepFirstOutcomesFunctionTest {
 
     static Run run(List<Object> outcomes, KeySelector<DocumentOutcome, Long> key) throws Exception {
         List<String> droppedPositions;
-        List<String> errors;
+        List<ErrorRecord> errors;
         List<String> dropped = new ArrayList<>();
         try (var h = opened(key)) {
             for (Object o : outcomes) {
@@ -87,33 +87,44 @@ class KeepFirstOutcomesFunctionTest {
             assertThat(h.extractOutputValues()).isEmpty(); // held until the key ends
             h.processWatermark(Long.MAX_VALUE);
             droppedPositions = h.extractOutputValues();
-            errors = h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue)
-                    .map(e -> e.id + "@" + e.source + " " + e.reason + " " + e.message + " " + e.inputLength
-                            + " " + e.inputSha256)
-                    .sorted().toList();
-            var droppedOut = h.getSideOutput(KeepFirstOutcomesFunction.DROPPED);
-            if (droppedOut != null) {
-                droppedOut.stream().map(StreamRecord::getValue).forEach(o -> dropped.add(o.source + " " + o.error.reason));
+            errors = new ArrayList<>(h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue).toList());
+        }
+        List<InferenceResult> results = new ArrayList<>();
+        List<ErrorRecord> failures = new ArrayList<>();
+        for (Object o : outcomes) {
+            if (o instanceof InferenceResult r) {
+                results.add(r);
+            } else if (o instanceof ErrorRecord e) {
+                failures.add(e);
             }
         }
-        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(
-                new DuplicateResultFilter())) {
+        List<InferenceResult> kept = filter(DuplicateOutcomeFilter.ofResults(), droppedPositions, results,
+                r -> dropped.add(r.source + " result"));
+        errors.addAll(filter(DuplicateOutcomeFilter.ofErrors(), droppedPositions, failures,
+                e -> dropped.add(e.source + " " + e.reason)));
+        return new Run(kept.stream().map(r -> r.id + "@" + r.source).sorted().toList(),
+                errors.stream().map(e -> e.id + "@" + e.source + " " + e.reason + " " + e.message + " "
+                        + e.inputLength + " " + e.inputSha256).sorted().toList(),
+                dropped.stream().sorted().toList());
+    }
+
+    /** What {@code filter} passes of {@code outcomes} once it read {@code positions}; the dropped to {@code onDropped}. */
+    static <T> List<T> filter(DuplicateOutcomeFilter<T> filter, List<String> positions, List<T> outcomes,
+            java.util.function.Consumer<T> onDropped) throws Exception {
+        try (var f = new TwoInputStreamOperatorTestHarness<T, String, T>(filter)) {
             f.open();
-            for (String position : droppedPositions) {
+            for (String position : positions) {
                 f.processElement2(position, 0);
             }
             f.endInput2();
-            for (Object o : outcomes) {
-                if (o instanceof InferenceResult r) {
-                    f.processElement1(r, 0);
-                }
+            for (T o : outcomes) {
+                f.processElement1(o, 0);
             }
-            List<String> kept = f.extractOutputValues().stream().map(r -> r.id + "@" + r.source).sorted().toList();
-            var droppedResults = f.getSideOutput(DuplicateResultFilter.DROPPED);
-            if (droppedResults != null) {
-                droppedResults.stream().map(StreamRecord::getValue).forEach(r -> dropped.add(r.source + " result"));
+            var droppedOut = f.getSideOutput(filter.dropped());
+            if (droppedOut != null) {
+                droppedOut.stream().map(StreamRecord::getValue).forEach(onDropped);
             }
-            return new Run(kept, errors, dropped.stream().sorted().toList());
+            return f.extractOutputValues();
         }
     }
 
@@ -156,18 +167,16 @@ class KeepFirstOutcomesFunctionTest {
     void anIdSeenOnceBroadcastsNothing() throws Exception {
         try (var h = opened()) {
             h.processElement(DocumentOutcome.mark(new Document("b", "only", "f:1")), 0);
-            h.processElement(failed("c", "f:2", ErrorReason.TOO_LONG), 0);
             h.processElement(DocumentOutcome.mark(new Document("c", "too long", "f:2")), 0);
             h.processWatermark(Long.MAX_VALUE);
             assertThat(h.extractOutputValues()).isEmpty();
-            assertThat(h.getSideOutput(Outputs.ERRORS)).extracting(r -> r.getValue().reason)
-                    .containsExactly(ErrorReason.TOO_LONG.code());
+            assertThat(h.getSideOutput(Outputs.ERRORS)).isNull();
         }
     }
 
     @Test
     void theFilterReadsEveryPositionBeforeAResult() throws Exception {
-        var filter = new DuplicateResultFilter();
+        var filter = DuplicateOutcomeFilter.ofResults();
         try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(filter)) {
             f.open();
             assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.SECOND);
@@ -176,11 +185,5 @@ class KeepFirstOutcomesFunctionTest {
             f.endInput2();
             assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.FIRST);
         }
-    }
-
-    @Test
-    void documentOutcomesSayWhetherTheyReachedTheModel() {
-        assertThat(failed("a", "f:1", ErrorReason.INFERENCE_FAILED).reachedModel()).isTrue();
-        assertThat(failed("a", "f:1", ErrorReason.TOO_LONG).reachedModel()).isFalse();
     }
 }
