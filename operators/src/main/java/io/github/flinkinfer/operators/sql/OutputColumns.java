@@ -193,11 +193,13 @@ final class OutputColumns implements Serializable {
         return rows;
     }
 
+    /** The declared columns in upper case, e.g. {@code [EMBEDDING, ERROR]}. */
     @Override
     public String toString() {
         List<String> names = new ArrayList<>();
         for (int slot : slots) {
-            names.add((slot >= 0 ? rows.columns().get(slot) : COMMON.get(-1 - slot)).name());
+            names.add((slot >= 0 ? rows.columns().get(slot) : COMMON.get(-1 - slot)).name()
+                    .toUpperCase(Locale.ROOT));
         }
         return names.toString();
     }
