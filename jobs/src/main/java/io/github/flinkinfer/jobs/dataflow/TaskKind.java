@@ -8,6 +8,8 @@ import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
+import io.github.flinkinfer.operators.kinds.RowKind;
+import io.github.flinkinfer.operators.kinds.RowKinds;
 import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import io.github.flinkinfer.operators.tokenize.TokenizeFunction;
 import io.github.flinkinfer.runtime.card.ModelCard;
@@ -39,17 +41,28 @@ public interface TaskKind<R> {
     /** The kind of model it runs. */
     ModelTask modelTask();
 
+    /**
+     * Its per-row half, shared with SQL's {@code ML_PREDICT}: how one text becomes the model's
+     * input and what one output row holds. By default the one registered for {@link #modelTask()}
+     * ({@link RowKinds}); a kind with its own per-row rules returns its own.
+     */
+    default RowKind rows() {
+        return RowKinds.of(modelTask());
+    }
+
     /** Checks its own option combinations; throws IllegalArgumentException. */
     default void validate(RunSpec spec) {}
 
     /**
      * Pre-process: one document into its model inputs (one, or one per token window with
-     * chunking), failures to {@link Outputs#ERRORS}. By default the card's tokenizer, with the
-     * card's input prefix ({@code --input-kind}) and the run's over-long policy and chunking.
+     * chunking), failures to {@link Outputs#ERRORS}. By default the card's tokenizer, one text
+     * at a time by {@link #rows()}' rule (the card's input prefix, {@code --input-kind}, and the
+     * run's over-long policy), or cut into windows with the run's chunking.
      */
     default ProcessFunction<Document, TokenizedDocument> preProcess(ModelRuntimeFactory model,
             InferenceConfig config) {
-        return new TokenizeFunction(model.card(), model.options(), config.overlong(), config.chunking());
+        return new TokenizeFunction(rows(), model.card(), model.options(), config.overlong(),
+                config.chunking());
     }
 
     /** How model inputs are batched; by default the run's shared policy ({@code --max-batch-tokens} ...). */

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.jobs.moderation.ModerationTask;
+import io.github.flinkinfer.operators.kinds.ClassificationRows;
 import io.github.flinkinfer.runtime.card.ModelTask;
 import org.junit.jupiter.api.Test;
 
-/** The registry finds the built-in kinds by name and by model task, and names the known ones when asked for another. */
+/**
+ * The registry finds the built-in kinds by name and by model task, each with its model task's row
+ * half, and names the known ones when asked for another.
+ */
 class TaskKindsTest {
     @Test
     void findsTheBuiltInKindsByName() {
@@ -19,6 +23,13 @@ class TaskKindsTest {
     void findsTheKindsOfAModelTask() {
         assertThat(TaskKinds.forModel(ModelTask.CLASSIFICATION)).extracting(TaskKind::name).containsExactly("moderate");
         assertThat(TaskKinds.forModel(ModelTask.EMBEDDING)).extracting(TaskKind::name).contains("embed");
+    }
+
+    @Test
+    void everyKindHasTheRowHalfOfItsModelTaskSharedWithSql() {
+        assertThat(TaskKinds.all()).allSatisfy(kind -> assertThat(kind.rows().task())
+                .as(kind.name()).isEqualTo(kind.modelTask()));
+        assertThat(TaskKinds.named("moderate").rows()).isInstanceOf(ClassificationRows.class);
     }
 
     @Test

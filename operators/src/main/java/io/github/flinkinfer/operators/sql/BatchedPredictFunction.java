@@ -3,10 +3,9 @@ package io.github.flinkinfer.operators.sql;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
-import io.github.flinkinfer.operators.chunk.OverlongPolicy;
 import io.github.flinkinfer.operators.errors.ErrorReason;
-import io.github.flinkinfer.operators.errors.ErrorRecord;
 import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.kinds.RowKind;
 import io.github.flinkinfer.operators.run.BisectingRunner;
 import io.github.flinkinfer.operators.run.DevicePlacement;
 import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
@@ -25,8 +24,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * ML_PREDICT for the {@code onnx} provider. The task thread tokenizes each row (as {@code
- * TokenizeFunction} does in the DataStream job) and queues it; the subtask's {@link
+ * ML_PREDICT for the {@code onnx} provider. The task thread tokenizes each row with the model
+ * kind's rule ({@link RowKind#encode}, as {@code TokenizeFunction} does in the DataStream job) and
+ * queues it; the subtask's {@link
  * PredictWorker} batches rows by length and runs them. Inputs that fail (NULL/empty text,
  * over-long with REJECT, tokenizer or model failure after bisecting) complete with a row of NULL
  * values and an {@code error} code, never a job failure. Public only because the planner's
@@ -78,17 +78,14 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
             return done(future, setup.columns().failure(reason, -1));
         }
         long start = System.nanoTime();
-        TokenizedText tokens;
-        try {
-            tokens = tokenizer.encode(text);
-        } catch (RuntimeException e) {
-            LOG.warn("ML_PREDICT row failed: tokenize/tokenizer_failed: {}", e.getClass().getSimpleName());
-            return done(future, setup.columns().failure(ErrorReason.TOKENIZER_FAILED, -1));
+        RowKind.Encoded in = setup.columns().rows().encode(tokenizer, text, setup.overlong());
+        if (in.reason() == ErrorReason.TOKENIZER_FAILED) {
+            LOG.warn("ML_PREDICT row failed: tokenize/tokenizer_failed: {}", in.detail());
         }
-        if (tokens.truncated() && setup.overlong() == OverlongPolicy.REJECT) {
-            return done(future, setup.columns().failure(ErrorReason.TOO_LONG,
-                    tokens.originalTokenCount()));
+        if (in.failed()) {
+            return done(future, setup.columns().failure(in.reason(), in.tokenCount()));
         }
+        TokenizedText tokens = in.tokens();
         TokenizedDocument doc = new TokenizedDocument(subtaskPrefix + (sequence++), "sql",
                 tokens.ids(), tokens.originalTokenCount(), System.nanoTime() - start);
         try {

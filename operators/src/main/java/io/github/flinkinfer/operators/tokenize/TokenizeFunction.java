@@ -11,6 +11,8 @@ import io.github.flinkinfer.operators.chunk.TokenWindows;
 import io.github.flinkinfer.operators.errors.ErrorReason;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
 import io.github.flinkinfer.operators.errors.NonRecoverableLoadException;
+import io.github.flinkinfer.operators.kinds.RowKind;
+import io.github.flinkinfer.operators.kinds.RowKinds;
 import io.github.flinkinfer.runtime.TokenizedText;
 import io.github.flinkinfer.runtime.card.ModelCard;
 import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
@@ -24,10 +26,12 @@ import org.apache.flink.util.Collector;
 
 /**
  * Tokenizes each document with the model's tokenizer (checksum verified on open) and drops the
- * text. Over-long inputs are truncated or rejected per {@link OverlongPolicy}; tokenizer failures
- * go to {@link Outputs#ERRORS}.
+ * text. One text at a time by the task kind's rule ({@link RowKind#encode}: over-long inputs
+ * truncated or rejected per {@link OverlongPolicy}), or cut into token windows with chunking;
+ * tokenizer failures go to {@link Outputs#ERRORS}.
  */
 public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocument> {
+    private final RowKind rows;
     private final ModelCard card;
     private final RuntimeOptions options;
     private final OverlongPolicy overlong;
@@ -43,6 +47,13 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
     /** With {@code chunking} enabled, each document becomes one input per token window. */
     public TokenizeFunction(
             ModelCard card, RuntimeOptions options, OverlongPolicy overlong, Chunking chunking) {
+        this(RowKinds.of(card.task), card, options, overlong, chunking);
+    }
+
+    /** With the kind's rule for one text ({@link RowKind#encode}): a task kind's pre-process. */
+    public TokenizeFunction(RowKind rows, ModelCard card, RuntimeOptions options,
+            OverlongPolicy overlong, Chunking chunking) {
+        this.rows = rows;
         this.card = card;
         this.options = options;
         this.overlong = overlong;
@@ -73,15 +84,12 @@ public class TokenizeFunction extends ProcessFunction<Document, TokenizedDocumen
             chunks(doc, ref, start, ctx, out);
             return;
         }
-        TokenizedText tokens = encodeOrReject(doc, ctx, tokenizer::encode);
-        if (tokens == null) {
+        RowKind.Encoded in = rows.encode(tokenizer, doc.text, overlong);
+        if (in.failed()) {
+            reject(doc, ctx, in.reason(), in.detail());
             return;
         }
-        if (tokens.truncated() && overlong == OverlongPolicy.REJECT) {
-            reject(doc, ctx, ErrorReason.TOO_LONG,
-                    "at least " + tokens.originalTokenCount() + " tokens > max " + tokenizer.maxLength());
-            return;
-        }
+        TokenizedText tokens = in.tokens();
         TokenizedDocument t = new TokenizedDocument(
                 doc.id, doc.source, tokens.ids(), tokens.originalTokenCount(),
                 System.nanoTime() - start);
