@@ -3,10 +3,8 @@ package io.github.flinkinfer.jobs.dataflow;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.TokenizedDocument;
-import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -85,46 +83,12 @@ final class StageParallelism {
      * deploys a consumer after its producers finished, hybrid included; so the job asks for
      * Flink's default scheduler (pipelined regions; the edges into the keep-first's filter stay
      * blocking, so a failure restarts the source's region, not the writers').
-     *
-     * <p>The edge flushes its buffers every {@code execution.buffer-timeout.interval} (100 ms by
-     * default), as in STREAMING mode ({@link #flushing}): BATCH mode turns the timeout off, and a
-     * buffer then leaves only when full (32 KiB, about 90 documents), so the first documents reached
-     * a consumer once each producer had read P buffers' worth (one per channel), a start that grew
-     * with the parallelism (issue 38: at P=16 on 20k documents, only at the end of each split).
      */
     static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
         Configuration scheduler = new Configuration();
         scheduler.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
         records.getExecutionEnvironment().configure(scheduler);
         return new DataStream<>(records.getExecutionEnvironment(), new PartitionTransformation<>(
-                flushing(records).getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
-    }
-
-    /**
-     * {@code records} through a pass-through chained to their producer, whose only output (the
-     * pipelined edge) flushes on a timer. The timer cannot go on the producer itself: a buffer
-     * timeout applies to every edge leaving a node, and Flink refuses one on a blocking edge (the
-     * producers' error and metrics side outputs are blocking in BATCH mode).
-     */
-    static <T> SingleOutputStreamOperator<T> flushing(DataStream<T> records) {
-        long millis = records.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.BUFFER_TIMEOUT)
-                .toMillis();
-        SingleOutputStreamOperator<T> through = records.map(new PassThrough<T>())
-                .returns(records.getType())
-                .name(FLUSH_NAME)
-                .setParallelism(records.getParallelism());
-        through.setBufferTimeout(Math.max(1, millis));
-        return through;
-    }
-
-    /** The name of the pass-through before each pipelined rebalance ({@link #flushing}). */
-    static final String FLUSH_NAME = "flush-on-timer";
-
-    /** Hands each record on unchanged. */
-    private static final class PassThrough<T> implements MapFunction<T, T> {
-        @Override
-        public T map(T value) {
-            return value;
-        }
+                records.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
     }
 }
