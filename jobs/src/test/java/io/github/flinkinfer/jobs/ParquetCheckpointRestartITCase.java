@@ -7,6 +7,7 @@ import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.io.ByteRangeEnumerator;
 import io.github.flinkinfer.jobs.testutils.FailOnceAfterCheckpoint;
 import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.jobs.testutils.ParquetCorpus;
 import io.github.flinkinfer.operators.ledger.RunLedger;
@@ -17,7 +18,6 @@ import java.util.List;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -33,12 +33,8 @@ class ParquetCheckpointRestartITCase {
     private static final int ROWS = 3_000;
 
     /** Tiny network buffers: a checkpoint completes while most rows are still to be read. */
-    @RegisterExtension static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(2)
-                    .setNumberSlotsPerTaskManager(1)
-                    .setConfiguration(FailOnceAfterCheckpoint.smallNetworkBuffers())
-                    .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER =
+            MiniClusters.twoTaskManagers(FailOnceAfterCheckpoint.smallNetworkBuffers());
 
     @TempDir Path tmp;
 

@@ -3,9 +3,10 @@ package io.github.flinkinfer.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.spec.InputConfig;
-import io.github.flinkinfer.jobs.testutils.InputReads;
 import io.github.flinkinfer.jobs.testutils.InputReads.Read;
+import io.github.flinkinfer.jobs.testutils.InputReads;
 import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.operators.Document;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
@@ -17,7 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,11 +33,7 @@ class SplitLinesITCase {
 
     /** Two TaskManagers with two slots each: four readers in two processes. */
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(2)
-                    .setNumberSlotsPerTaskManager(2)
-                    .build());
+    static final MiniClusterExtension CLUSTER = MiniClusters.fourSlotsInTwoTaskManagers();
 
     @TempDir Path tmp;
 

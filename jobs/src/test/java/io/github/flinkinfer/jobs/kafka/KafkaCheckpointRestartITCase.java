@@ -6,10 +6,10 @@ import io.github.flinkinfer.jobs.cli.EmbeddingJob;
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.FailOnceAfterCheckpoint;
 import io.github.flinkinfer.jobs.testutils.Jobs;
+import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,12 +26,8 @@ class KafkaCheckpointRestartITCase {
      * Two TaskManagers with tiny network buffers: little data is in flight, so an aligned
      * checkpoint completes while most of the corpus is still to be embedded.
      */
-    @RegisterExtension static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder()
-                    .setNumberTaskManagers(2)
-                    .setNumberSlotsPerTaskManager(1)
-                    .setConfiguration(FailOnceAfterCheckpoint.smallNetworkBuffers())
-                    .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER =
+            MiniClusters.twoTaskManagers(FailOnceAfterCheckpoint.smallNetworkBuffers());
 
     @TempDir Path tmp;
 

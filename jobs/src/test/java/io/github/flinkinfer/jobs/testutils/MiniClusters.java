@@ -1,7 +1,7 @@
 package io.github.flinkinfer.jobs.testutils;
 
-import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.cli.EmbeddingJob;
+import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -24,6 +24,15 @@ public final class MiniClusters {
                         .setConfiguration(configuration)
                         .setNumberTaskManagers(2)
                         .setNumberSlotsPerTaskManager(1)
+                        .build());
+    }
+
+    /** Two TaskManagers with two slots each: four readers in two processes (split inputs). */
+    public static MiniClusterExtension fourSlotsInTwoTaskManagers() {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(2)
+                        .setNumberSlotsPerTaskManager(2)
                         .build());
     }
 
