@@ -40,7 +40,7 @@ class JvmSharedTest {
         }
         assertThat(JvmShared.slots())
                 .containsKeys("onnx.sessions", "onnx.prepared-sessions", "files.fetching", "tokenize.preloading",
-                        "tokenize.preparing", "tokenize.definitions")
+                        "tokenize.preparing", "tokenize.definitions", "tokenize.native")
                 .allSatisfy((name, why) -> assertThat(why).as(name).isNotBlank());
     }
 }

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * A reference-counted registry: the first {@link #acquire} of a key loads the value, later ones
  * share it, and the {@link Lease#close() release} of the last user closes it. Used for ONNX
  * Runtime sessions, so the slots of a TaskManager that run the same model on the same device
- * load it once ({@link OnnxModel}). Loads of different keys run in parallel; users of one key wait
+ * load it once ({@link OnnxModel}), and for native tokenizers ({@code TextTokenizer}). Loads of different keys run in parallel; users of one key wait
  * for its single load. A failed load is not cached: the next user tries again.
  *
  * <pre>{@code

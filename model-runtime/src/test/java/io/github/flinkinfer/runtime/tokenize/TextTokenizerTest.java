@@ -45,7 +45,7 @@ class TextTokenizerTest {
         assertThat(d.cuttable()).isTrue();
         assertThat(d.fast()).isNotNull();
         assertThat(TextTokenizer.Definition.of(card.tokenizer.sha256(), json)).isSameAs(d);
-        String text = "Loads share the vocabulary, not the native tokenizer. " + "word ".repeat(400);
+        String text = "Loads share the vocabulary and the native tokenizer. " + "word ".repeat(400);
         try (TextTokenizer a = TextTokenizer.load(card, RuntimeOptions.defaults());
                 TextTokenizer b = TextTokenizer.load(card, RuntimeOptions.defaults());
                 TextTokenizer library = TextTokenizer.load(card, RuntimeOptions.defaults(), false)) {
