@@ -80,7 +80,7 @@ final class KeepFirstAfterInference {
      * the inference subtasks' slots) unless tokenize has a parallelism of its own ({@link
      * StageParallelism}): then a rebalance to that many filters, so the corpus is written by the
      * CPU stages' subtasks, not by the device's few. The error rows of tokenize and inference go
-     * to a filter of their own over blocking edges (they are few). Tallies dropped duplicates
+     * to a filter of their own over edges of the same modes. Tallies dropped duplicates
      * that reached the model; returns the kept results.
      */
     static DataStream<InferenceResult> dedupe(DataStream<DocumentOutcome> marks,
@@ -111,10 +111,14 @@ final class KeepFirstAfterInference {
         accounting.tally(kept.getSideOutput(DuplicateOutcomeFilter.DROPPED_RESULTS), "dropped-duplicate-results",
                 (l, r) -> l.addDuplicateInferred(true));
 
+        // the same modes as the results' (pipelined with an id pass): a blocking exchange holds a
+        // sort-shuffle partition of taskmanager.network.sort-shuffle.min-buffers (512 on a cluster)
+        // per producing subtask for the whole of inference, which a TaskManager sized for the old
+        // path lacked (StandaloneApplicationITCase)
         DataStream<ErrorRecord> failed = exchange(tokenizeErrors.union(inference.getSideOutput(Outputs.ERRORS)),
-                new RebalancePartitioner<>(), StreamExchangeMode.BATCH);
+                new RebalancePartitioner<>(), resultsMode);
         SingleOutputStreamOperator<ErrorRecord> keptErrors = failed.connect(
-                        exchange(droppedPositions, new BroadcastPartitioner<>(), StreamExchangeMode.BATCH))
+                        exchange(droppedPositions, new BroadcastPartitioner<>(), resultsMode))
                 .transform("drop-duplicate-errors", TypeInformation.of(ErrorRecord.class),
                         DuplicateOutcomeFilter.ofErrors())
                 .uid("drop-duplicate-errors");

@@ -24,7 +24,7 @@ public final class TaskManagerNetwork {
      * id pass and pipelined result filter included, needs about 10.6 of these
      * ({@code EstimatedExchangesTest}).
      */
-    public static final int ESTIMATED_EXCHANGES = 11;
+    public static final int ESTIMATED_EXCHANGES = 12;
 
     /** The sizing rule with the segment size and sort-shuffle buffers of a TaskManager of {@code conf}. */
     public static NetworkMemorySizing sizing(ReadableConfig conf) {
