@@ -14,8 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -47,16 +47,7 @@ class SplitLinesITCase {
         Read split = InputReads.read(in, 4, null, new Tagged(), LINES);
         Read whole = InputReads.read(in, 1, MemorySize.parse("1g"), new Tagged(), LINES);
 
-        long[] perReader = new long[4];
-        for (long doc : split.docs()) {
-            perReader[(int) (doc & 7)]++;
-        }
-        assertThat(Arrays.stream(perReader).boxed().toList()).as("documents per reader subtask").allMatch(n -> n > 0);
-        assertThat(Arrays.stream(whole.docs()).map(d -> d & 7).distinct()).as("unsplit: one reader").containsExactly(0L);
-        assertThat(withoutReader(split.docs())).isEqualTo(withoutReader(whole.docs()));
-        assertThat(split.errors()).isEqualTo(whole.errors());
-
-        long[] byId = withoutReader(split.docs());
+        long[] byId = InputReads.assertSplitReadsAsWhole(split, whole, 4, WITHOUT_READER);
         int good = 0;
         for (int i = 0; i < LINES; i++) {
             if (kind(i) == 0) {
@@ -112,7 +103,6 @@ class SplitLinesITCase {
     }
 
     /** Offset and id ({@code offset << 20 | id}), sorted: what both reads must agree on. */
-    private static long[] withoutReader(long[] docs) {
-        return Arrays.stream(docs).map(d -> (d >>> 23) << 20 | ((d >>> 3) & ((1 << 20) - 1))).sorted().toArray();
-    }
+    /** A tag less its reader subtask. */
+    private static final LongUnaryOperator WITHOUT_READER = d -> (d >>> 23) << 20 | ((d >>> 3) & ((1 << 20) - 1));
 }

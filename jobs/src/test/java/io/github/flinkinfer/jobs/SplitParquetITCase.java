@@ -11,8 +11,8 @@ import io.github.flinkinfer.jobs.testutils.ParquetCorpus;
 import io.github.flinkinfer.operators.Document;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -44,16 +44,7 @@ class SplitParquetITCase {
         Read split = InputReads.read(in, 4, MemorySize.parse("64kb"), new Tagged(), ROWS);
         Read whole = InputReads.read(in, 1, MemorySize.parse("1g"), new Tagged(), ROWS);
 
-        long[] perReader = new long[4];
-        for (long doc : split.docs()) {
-            perReader[(int) (doc & 7)]++;
-        }
-        assertThat(Arrays.stream(perReader).boxed().toList()).as("documents per reader subtask").allMatch(n -> n > 0);
-        assertThat(Arrays.stream(whole.docs()).map(d -> d & 7).distinct()).as("unsplit: one reader").containsExactly(0L);
-        assertThat(withoutReader(split.docs())).isEqualTo(withoutReader(whole.docs()));
-        assertThat(split.errors()).isEqualTo(whole.errors());
-
-        long[] rows = withoutReader(split.docs());
+        long[] rows = InputReads.assertSplitReadsAsWhole(split, whole, 4, WITHOUT_READER);
         int good = 0;
         List<String> expectedErrors = new ArrayList<>();
         String path = new org.apache.flink.core.fs.Path(file.toUri()).toString();
@@ -84,7 +75,6 @@ class SplitParquetITCase {
     }
 
     /** Row, id and text check, sorted: what both reads must agree on. */
-    private static long[] withoutReader(long[] docs) {
-        return Arrays.stream(docs).map(d -> d >>> 3).sorted().toArray();
-    }
+    /** A tag less its reader subtask. */
+    private static final LongUnaryOperator WITHOUT_READER = d -> d >>> 3;
 }

@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.testutils;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.github.flinkinfer.jobs.io.ByteRangeEnumerator;
 import io.github.flinkinfer.jobs.io.FileInputs;
 import io.github.flinkinfer.jobs.io.ParsedInput;
@@ -9,6 +11,7 @@ import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
@@ -61,5 +64,24 @@ public final class InputReads {
         }
         errors.sort(null);
         return new Read(Arrays.copyOf(docs, n), errors);
+    }
+
+    /**
+     * Asserts that every one of {@code readers} reader subtasks (the low 3 bits of a tag) read
+     * documents of {@code split}, that {@code whole} was read by one reader, and that both hold
+     * the same documents ({@code withoutReader}: a tag less its reader, compared sorted) and
+     * errors; returns {@code split}'s documents less their reader, sorted.
+     */
+    public static long[] assertSplitReadsAsWhole(Read split, Read whole, int readers, LongUnaryOperator withoutReader) {
+        long[] perReader = new long[readers];
+        for (long doc : split.docs()) {
+            perReader[(int) (doc & 7)]++;
+        }
+        assertThat(Arrays.stream(perReader).boxed().toList()).as("documents per reader subtask").allMatch(n -> n > 0);
+        assertThat(Arrays.stream(whole.docs()).map(d -> d & 7).distinct()).as("unsplit: one reader").containsExactly(0L);
+        long[] docs = Arrays.stream(split.docs()).map(withoutReader).sorted().toArray();
+        assertThat(docs).isEqualTo(Arrays.stream(whole.docs()).map(withoutReader).sorted().toArray());
+        assertThat(split.errors()).isEqualTo(whole.errors());
+        return docs;
     }
 }
