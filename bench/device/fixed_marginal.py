@@ -8,10 +8,13 @@ to exit), the job-wide wall from the run report (submission to the job's end), t
   fixed seconds  = the job-wide wall's intercept at 0 documents: (K*T_N - T_KN) / (K-1)
   marginal us/doc (wall) = (T_KN - T_N) / ((K-1) N); marginal items/s = its inverse
   marginal us CPU/doc    = (C_KN - C_N) / ((K-1) N)
+With --rounds R every (P, size) is run R times per build, builds interleaved within each round
+(round r: base, main, ...; the next round the other way round), and each figure above uses the
+median over the rounds of T and C.
 Usage: fixed_marginal.py --java JAVA --jvm-options FILE --classpath BUILD=CP ... --card CARD
        --corpus-n FILE --corpus-kn FILE --k K --parallelism 1 2 16 --out DIR [--conf BUILD=DIR]
 """
-import argparse, json, os, resource, shlex, subprocess, sys, time
+import argparse, json, os, resource, shlex, statistics, subprocess, sys, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--java", required=True)
@@ -29,6 +32,7 @@ ap.add_argument("--timeout", type=int, default=300)
 ap.add_argument("--out", required=True)
 ap.add_argument("--no-warmup", action="store_true")
 ap.add_argument("--sizes", nargs="+", default=["n", "kn"])
+ap.add_argument("--rounds", type=int, default=1)
 a = ap.parse_args()
 builds = dict(c.split("=", 1) for c in a.classpath)
 confs = dict(c.split("=", 1) for c in a.conf)
@@ -39,7 +43,7 @@ sizes = {"n": (a.corpus_n, count(a.corpus_n)), "kn": (a.corpus_kn, count(a.corpu
 os.makedirs(a.out, exist_ok=True)
 rows = []
 
-def run(build, p, size):
+def run(build, p, size, rnd=0):
     corpus, docs = sizes[size]
     out = f"/tmp/fm-out-{build}-{p}-{size}"
     env = dict(os.environ, FLINK_PLUGINS_DIR="/tmp/fm-noplugins")
@@ -53,7 +57,7 @@ def run(build, p, size):
            "--overwrite", "--progress-seconds", "600"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    with open(f"{a.out}/{build}-p{p}-{size}.out", "w") as log:
+    with open(f"{a.out}/{build}-p{p}-{size}-r{rnd}.out", "w") as log:
         try:
             rc = subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=a.timeout).returncode
         except subprocess.TimeoutExpired:
@@ -61,7 +65,7 @@ def run(build, p, size):
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    row = dict(build=build, p=p, size=size, docs=docs, rc=rc, processSeconds=round(wall, 3), cpuSeconds=round(cpu, 3))
+    row = dict(build=build, p=p, size=size, round=rnd, docs=docs, rc=rc, processSeconds=round(wall, 3), cpuSeconds=round(cpu, 3))
     try:
         r = json.load(open(f"{out}/report-r.json"))
         t = r["series"]["timeline"]
@@ -76,28 +80,48 @@ def run(build, p, size):
 
 for build in ([] if a.no_warmup else builds):  # warm-up, not counted: the page cache holds the jars and the corpora after it
     run(build, 2, "n"); rows.pop()
-for p in a.parallelism:
-    for size in a.sizes:
-        for build in builds:
-            run(build, p, size)
+for rnd in range(a.rounds):
+    for p in a.parallelism:
+        for size in a.sizes:
+            for build in (list(builds) if rnd % 2 == 0 else list(builds)[::-1]):
+                run(build, p, size, rnd)
 json.dump(rows, open(f"{a.out}/runs.json", "w"), indent=1)
 
 if a.sizes != ["n", "kn"]:
     sys.exit(0)
-lines = ["| build | P | job-wide items/s (N / KN) | first batch s | tail s (KN) | fixed s | marginal items/s | marginal µs CPU/doc |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|"]
+def median_row(build, p, size):
+    """The median over the rounds of every timed figure (a single run: that run)."""
+    ok = [r for r in rows if r["build"] == build and r["p"] == p and r["size"] == size and "jobSeconds" in r]
+    if not ok:
+        bad = [r for r in rows if r["build"] == build and r["p"] == p and r["size"] == size]
+        return {"rc": bad[-1]["rc"] if bad else None}
+    m = dict(ok[0])
+    for k in ("jobSeconds", "cpuSeconds", "firstBatchSeconds", "tailSeconds", "processSeconds"):
+        m[k] = statistics.median(r[k] for r in ok)
+    m["itemsPerSecond"] = round(m["docs"] / m["jobSeconds"])
+    m["runs"] = len(ok)
+    return m
+
+lines = ["| build | P | runs | job-wide items/s (N / KN) | first batch s | tail s (KN) | fixed s | marginal items/s | marginal µs CPU/doc |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+fixed_by = {}
 for p in a.parallelism:
     for build in builds:
-        by = {r["size"]: r for r in rows if r["build"] == build and r["p"] == p}
-        n, kn = by.get("n", {}), by.get("kn", {})
+        n, kn = median_row(build, p, "n"), median_row(build, p, "kn")
         if "jobSeconds" not in n or "jobSeconds" not in kn:
-            lines.append(f"| {build} | {p} | failed (rc {n.get('rc')} / {kn.get('rc')}) | | | | | |")
+            lines.append(f"| {build} | {p} | | failed (rc {n.get('rc')} / {kn.get('rc')}) | | | | | |")
             continue
         extra = kn["docs"] - n["docs"]
         fixed = (kn["docs"] * n["jobSeconds"] - n["docs"] * kn["jobSeconds"]) / extra
         marg = extra / (kn["jobSeconds"] - n["jobSeconds"]) if kn["jobSeconds"] > n["jobSeconds"] else float("nan")
         cpu = (kn["cpuSeconds"] - n["cpuSeconds"]) / extra * 1e6
-        lines.append(f"| {build} | {p} | {n['itemsPerSecond']:,} / {kn['itemsPerSecond']:,} | {n['firstBatchSeconds']:.2f} / {kn['firstBatchSeconds']:.2f}"
+        fixed_by[build, p] = fixed
+        lines.append(f"| {build} | {p} | {n['runs']}+{kn['runs']} | {n['itemsPerSecond']:,} / {kn['itemsPerSecond']:,} | {n['firstBatchSeconds']:.2f} / {kn['firstBatchSeconds']:.2f}"
                      f" | {kn['tailSeconds']:.2f} | {fixed:.2f} | {marg:,.0f} | {cpu:.0f} |")
+ps = sorted(a.parallelism)
+for build in builds:  # what grows with P: the widest P's fixed seconds over the narrowest but one's (P=2 of 1, 2, 16)
+    lo, hi = (ps[1] if len(ps) > 2 else ps[0]), ps[-1]
+    if (build, lo) in fixed_by and (build, hi) in fixed_by and fixed_by[build, lo] > 0:
+        lines.append(f"\n{build}: fixed seconds P={hi} / P={lo} = {fixed_by[build, hi] / fixed_by[build, lo]:.2f}x")
 open(f"{a.out}/summary.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Fixed seconds and marginal CPU per document at several parallelisms, a base build and this
+# checkout side by side, interleaved (issue 38 item 3), on this machine: the local twin of
+# bench/device/device-run.sh, over the same script (bench/device/fixed_marginal.py).
+#
+#   bench/fixed-marginal.sh BASE_WORKTREE [N] [K] [ROUNDS] [PARALLELISMS] [OUT]
+#   e.g. git worktree add ../base 4220b9e && bench/fixed-marginal.sh ../base 20000 3 2 "1 2 16"
+#
+# BASE_WORKTREE is built here (`compile dependency:build-classpath`), this checkout must be
+# packaged (`mvn -B -DskipTests package`). Corpora: N and K*N unique documents of 1-4 WordNet
+# glosses of the bundled sample (bench/device/gen_corpus.py, seed 7). The base gets 1 GiB of
+# network memory (4220b9e cannot run P > 4 on Flink's default); this checkout runs on its own
+# defaults. Timers and formulas: bench/device/fixed_marginal.py.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+base=$(cd "$1" && pwd)
+n=${2:-20000}
+k=${3:-3}
+rounds=${4:-2}
+pars=${5:-1 2 16}
+out=${6:-$root/bench/target/fixed-marginal-$(date +%Y%m%d-%H%M)}
+mkdir -p "$out"
+card=$root/bench/build/fixture-model/card.json
+[[ -f $card ]] || bash "$root/bench/fixture/build-fixture-model.sh"
+sample=$root/datasets/sample/wordnet-sample.jsonl
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 "$root/bench/device/gen_corpus.py" "$sample" "$n" "$work/n.jsonl"
+python3 "$root/bench/device/gen_corpus.py" "$sample" $((k * n)) "$work/kn.jsonl"
+[[ -f $base/jobs/target/cp.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests compile \
+    dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
+mkdir -p "$work/conf-base"
+printf 'taskmanager.memory.network.min: 1gb\ntaskmanager.memory.network.max: 1gb\n' > "$work/conf-base/config.yaml"
+launcher=$root/jobs/target/launcher
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+# this checkout as bin/flink-inference runs it: its jar, and Flink's RPC jar where the build made one
+rpc=""
+[[ -f $launcher/flink-rpc-akka.jar ]] && rpc=:$launcher/flink-rpc-akka.jar
+{ nproc; free -g | head -2; uptime; git -C "$base" rev-parse --short HEAD; git -C "$root" rev-parse --short HEAD; } \
+    > "$out/machine.txt"
+python3 "$root/bench/device/fixed_marginal.py" --java "$java" --jvm-options "$launcher/jvm.options" \
+    --log4j "$root/jobs/src/main/local/log4j2-local.properties" \
+    --classpath "base=$base/jobs/target/classes:$(cat "$base/jobs/target/cp.txt")" \
+    "main=$root/jobs/target/$(cat "$launcher/jobs-jar"):$(cat "$launcher/classpath-compile"):$(cat "$launcher/classpath-runtime")$rpc" \
+    --conf "base=$work/conf-base" --card "$card" --corpus-n "$work/n.jsonl" --corpus-kn "$work/kn.jsonl" \
+    --k "$k" --parallelism $pars --rounds "$rounds" --heap "${HEAP:-4g}" --out "$out"
+echo "runs and summary: $out"
