@@ -88,9 +88,9 @@ record PinnedOffsets(Map<TopicPartition, Long> start, Map<TopicPartition, Long> 
         }
     }
 
-    /** The partitions read. */
+    /** The partitions read (a set of their own: the source is serialized with it). */
     Set<TopicPartition> partitions() {
-        return stop.keySet();
+        return new HashSet<>(stop.keySet());
     }
 
     /** Records in the range: an upper bound (compaction and transaction markers read as none). */
