@@ -11,14 +11,14 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 /**
  * What a source stage yields: parsed documents, and the errors of the records it could not parse;
  * {@code again}, where the inputs can be read twice (files; a Kafka backfill, whose offsets are
- * fixed before submission), adds a second source over the same inputs (same reader, same parser:
+ * fixed before submission, unless a topic is compacted), adds a second source over the same inputs (same reader, same parser:
  * the same documents at the same positions) at the parallelism it is given (0: the job's) and
  * returns its documents, whose parse errors are not written twice.
  */
 public record ParsedInput(DataStream<Document> documents, List<DataStream<ErrorRecord>> errors,
         IntFunction<DataStream<Document>> again) {
 
-    /** Inputs read once (a stream a test builds). */
+    /** Inputs read once (a compacted Kafka topic). */
     public ParsedInput(DataStream<Document> documents, List<DataStream<ErrorRecord>> errors) {
         this(documents, errors, null);
     }

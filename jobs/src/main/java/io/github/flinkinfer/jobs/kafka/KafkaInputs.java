@@ -5,10 +5,12 @@ import io.github.flinkinfer.jobs.spec.InputConfig;
 import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.Outputs;
+import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSource;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * are not read), parsed in the reading subtask. The range can be read twice with the same records
  * at the same positions, so a BATCH keep-first run decides its duplicates on an id pass of its own
  * ({@link ParsedInput#again}: sources named {@code ids-…}, whose parse errors are not written),
- * reading the range from the brokers a second time.
+ * reading the range from the brokers a second time. A compacted topic is read once ({@link
+ * PinnedOffsets#compacted}): compaction between the passes could give them different records.
  *
  * <pre>{@code
  * ParsedInput input = KafkaInputs.read(env, spec.input());
@@ -34,11 +37,14 @@ public final class KafkaInputs {
 
     public static ParsedInput read(StreamExecutionEnvironment env, InputConfig in) {
         PinnedOffsets range = PinnedOffsets.resolve(in.kafka());
-        LOG.info("Kafka: backfill of {} partition(s), at most {} record(s), fixed before submission",
-                range.partitions().size(), range.records());
+        LOG.info("Kafka: backfill of {} partition(s), at most {} record(s), fixed before submission{}",
+                range.partitions().size(), range.records(), range.compacted() ? "; a compacted topic: read once" : "");
         SingleOutputStreamOperator<Document> parsed = read(env, in, range, "", 0);
-        return new ParsedInput(parsed, List.of(parsed.getSideOutput(Outputs.ERRORS)),
-                parallelism -> read(env, in, range, "ids-", parallelism));
+        List<DataStream<ErrorRecord>> errors = List.of(parsed.getSideOutput(Outputs.ERRORS));
+        if (range.compacted()) {
+            return new ParsedInput(parsed, errors);
+        }
+        return new ParsedInput(parsed, errors, parallelism -> read(env, in, range, "ids-", parallelism));
     }
 
     /** One source over {@code range} and its parser, named with {@code prefix}, at {@code parallelism} (0: the job's). */

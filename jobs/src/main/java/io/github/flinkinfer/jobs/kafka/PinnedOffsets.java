@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.kafka;
 import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -13,10 +14,16 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The backfill's range, fixed once on the driver before submission: every partition of the topics
@@ -37,8 +44,10 @@ import org.apache.kafka.common.TopicPartition;
  *
  * @param start per partition, the first offset read
  * @param stop per partition, the offset the read stops before (the partition's end when fixed)
+ * @param compacted whether a topic read compacts (or its policy cannot be read): then the range is read once
  */
-record PinnedOffsets(Map<TopicPartition, Long> start, Map<TopicPartition, Long> stop) {
+record PinnedOffsets(Map<TopicPartition, Long> start, Map<TopicPartition, Long> stop, boolean compacted) {
+    private static final Logger LOG = LoggerFactory.getLogger(PinnedOffsets.class);
     private static final long TIMEOUT_SECONDS = 30;
 
     PinnedOffsets {
@@ -71,7 +80,7 @@ record PinnedOffsets(Map<TopicPartition, Long> start, Map<TopicPartition, Long> 
                 }
                 start.put(tp, Math.min(Math.max(from, first.get(tp)), end.get(tp)));
             }
-            return new PinnedOffsets(start, end);
+            return new PinnedOffsets(start, end, compacted(admin, partitions));
         } catch (TimeoutException e) {
             throw unreachable(k, "no answer within " + TIMEOUT_SECONDS + " s");
         } catch (InterruptedException e) {
@@ -115,6 +124,31 @@ record PinnedOffsets(Map<TopicPartition, Long> start, Map<TopicPartition, Long> 
     /** The stop, for {@code setBounded}. */
     OffsetsInitializer stopInitializer() {
         return OffsetsInitializer.offsets(stop);
+    }
+
+    /**
+     * Whether a topic read compacts ({@code cleanup.policy} has {@code compact}), or its policy
+     * cannot be read (then assumed): compaction may remove a record of the range between the two
+     * passes without the out-of-range error a deleted one gives, so such a range is read once.
+     */
+    private static boolean compacted(AdminClient admin, Set<TopicPartition> partitions)
+            throws InterruptedException, TimeoutException {
+        List<ConfigResource> topics = partitions.stream().map(TopicPartition::topic).distinct()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+        try {
+            for (Config c : admin.describeConfigs(topics).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values()) {
+                ConfigEntry policy = c.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+                if (policy != null && policy.value() != null
+                        && policy.value().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (ExecutionException e) {
+            LOG.warn("Kafka: cannot read the topics' cleanup.policy ({}); read once, as if compacted",
+                    e.getCause().getClass().getSimpleName());
+            return true;
+        }
     }
 
     private static Set<TopicPartition> partitions(AdminClient admin, KafkaSettings k)

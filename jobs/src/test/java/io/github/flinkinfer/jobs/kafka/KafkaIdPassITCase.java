@@ -32,9 +32,11 @@ import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.util.ExceptionUtils;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -43,7 +45,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * offsets fixed before submission: the results edge into the filter is pipelined; the outputs and
  * error rows are those of the dedupe before tokenization (duplicate ids across partitions, bad
  * values written once); records produced after the offsets were fixed are read by neither pass;
- * records retention deletes before a pass reads them fail the job instead of being skipped.
+ * records retention deletes before a pass reads them fail the job instead of being skipped; a
+ * compacted topic is read once.
  */
 class KafkaIdPassITCase extends ClusterTestBase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
@@ -52,12 +55,7 @@ class KafkaIdPassITCase extends ClusterTestBase {
     void aBatchKeepFirstBackfillHasAnIdPassAndWritesResultsWhileInferenceRuns() throws Exception {
         KAFKA.createTopic("graph-corpus", 2);
         KAFKA.produce("graph-corpus", KafkaJobs.corpus("doc", 10));
-        RunOptions o = options("graph-corpus", tmp.resolve("graph"), "graph");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        InferencePipeline.build(env, o.spec("embed", env),
-                ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()), new EmbeddingTask());
-        StreamGraph graph = env.getStreamGraph();
+        StreamGraph graph = batchGraph("graph-corpus");
 
         StreamNode idsParse = node(graph, "ids-parse-kafka");
         StreamNode marks = node(graph, "mark-positions");
@@ -68,6 +66,22 @@ class KafkaIdPassITCase extends ClusterTestBase {
         StreamNode filter = node(graph, "drop-duplicate-results");
         assertThat(infer.getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
                 .singleElement().satisfies(e -> assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED));
+    }
+
+    /** Compaction between the passes could give them different records: a compacted topic is read once. */
+    @Test
+    void aCompactedTopicIsReadOnceAndItsResultsWaitForTheMarks() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", KAFKA.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic("compacted-corpus", 2, (short) 1)
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get();
+        }
+        KAFKA.produce("compacted-corpus", KafkaJobs.corpus("doc", 10));
+        StreamGraph graph = batchGraph("compacted-corpus");
+
+        assertThat(graph.getStreamNodes()).noneMatch(n -> n.getOperatorName().contains("ids-"));
+        StreamNode filter = node(graph, "drop-duplicate-results");
+        assertThat(node(graph, "batch-and-infer").getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
+                .singleElement().satisfies(e -> assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.BATCH));
     }
 
     @Test
@@ -135,6 +149,16 @@ class KafkaIdPassITCase extends ClusterTestBase {
     private Run run(String topic, String runId, String... extra) throws Exception {
         Path out = tmp.resolve(runId);
         return new Run(out, runId, MiniClusters.embed(options(topic, out, runId, extra)));
+    }
+
+    /** The BATCH keep-first job's graph over {@code topic}, built (offsets fixed) but not run. */
+    private StreamGraph batchGraph(String topic) throws Exception {
+        RunOptions o = options(topic, tmp.resolve(topic), topic);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+        InferencePipeline.build(env, o.spec("embed", env),
+                ModelRuntimeFactory.onnx(o.modelCard(), o.runtimeOptions()), new EmbeddingTask());
+        return env.getStreamGraph();
     }
 
     private static StreamNode node(StreamGraph graph, String name) {
