@@ -49,8 +49,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run or
  * chunking, the dedupe moves after inference ({@link
  * KeepFirstAfterInference}): source ─▶ parse ─▶ tokenize ─▶ batch + infer ─▶ drop duplicates,
- * the duplicates decided on the ids and positions of a second read of the files (a Kafka topic:
- * marks taken before tokenize), so neither the first batch nor the writers wait for the corpus.
+ * the duplicates decided on the ids and positions of a second read of the files or of the Kafka
+ * range fixed before submission (a compacted topic: marks taken before tokenize), so neither the
+ * first batch nor the writers wait for the corpus.
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
@@ -123,7 +124,7 @@ public final class InferencePipeline {
      * The shared middle of every job: dedupe ids, skip unchanged documents (incremental runs), the
      * kind's pre-process, batch and run. Where {@link KeepFirstAfterInference} applies (BATCH
      * keep-first), the dedupe runs after inference, decided on a second read of {@code input}
-     * where it can be read twice (files; not a Kafka topic).
+     * where it can be read twice (files, a Kafka backfill's fixed range; not a compacted topic).
      */
     public static Inferred infer(
             ParsedInput input,

@@ -28,10 +28,11 @@ import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
  * the documents reach tokenize and inference over a pipelined rebalance (inference starts with
  * the first records), while keep-first is decided on the documents' ids and positions alone
  * ({@link KeepFirstOutcomesFunction}; same document kept, same rows, as the dedupe before
- * tokenization). For file inputs the marks come from an <em>id pass</em>, a second source over the
- * same inputs ({@link ParsedInput#again}), which never waits on inference; a Kafka topic is read
- * once, so its marks are taken on the way to tokenize ({@link
- * io.github.flinkinfer.operators.dedupe.PositionMarker}) and are complete when the topic's end is.
+ * tokenization). The marks come from an <em>id pass</em>, a second source over the same inputs
+ * ({@link ParsedInput#again}: the files, or a Kafka backfill's range fixed before submission),
+ * which never waits on inference; a compacted Kafka topic is read once, so its marks are taken on
+ * the way to tokenize ({@link io.github.flinkinfer.operators.dedupe.PositionMarker}) and are
+ * complete when the topic's end is.
  * The dropped positions are broadcast to {@link DuplicateOutcomeFilter}s in front of the result
  * and error writers. Incremental and chunked runs keep {@link
  * io.github.flinkinfer.operators.dedupe.DeduplicateFunction} before tokenization (docs/errors.md).

@@ -76,7 +76,7 @@ public final class FileInputs {
                             array)),
                     WatermarkStrategy.noWatermarks(),
                     name);
-            return withParallelism(rows, rows.process(new ParquetInput.ToDocument())
+            return ParsedInput.atParallelism(rows, rows.process(new ParquetInput.ToDocument())
                     .name(prefix + "parse-parquet")
                     .uid(prefix + "parse-parquet"), parallelism);
         }
@@ -88,20 +88,10 @@ public final class FileInputs {
                         records.isSplittable() ? inByteRanges(env, source) : source.build(),
                         WatermarkStrategy.noWatermarks(),
                         name);
-        return withParallelism(lines, lines.process(
+        return ParsedInput.atParallelism(lines, lines.process(
                         new RecordParser(format, in.idField(), in.textField(), in.maxRecordBytes()))
                 .name(prefix + "parse-" + format.name().toLowerCase(java.util.Locale.ROOT))
                 .uid(prefix + "parse-" + format.name().toLowerCase(java.util.Locale.ROOT)), parallelism);
-    }
-
-    /** The reader and its chained parser at {@code parallelism}, when set (above 0). */
-    private static SingleOutputStreamOperator<Document> withParallelism(DataStreamSource<?> source,
-            SingleOutputStreamOperator<Document> parsed, int parallelism) {
-        if (parallelism > 0) {
-            source.setParallelism(parallelism);
-            parsed.setParallelism(parallelism);
-        }
-        return parsed;
     }
 
     /** {@code source} with its files cut into byte ranges ({@link ByteRangeEnumerator}). */

@@ -30,8 +30,8 @@ public class KafkaOptions {
 
     @Option(names = "--kafka-starting-offsets", defaultValue = "earliest",
             description = "Where the backfill starts: earliest, committed (the group's offsets, else"
-                    + " earliest) or timestamp:<epoch-ms>. It stops at the latest offsets as of job"
-                    + " start. Default: ${DEFAULT-VALUE}.")
+                    + " earliest) or timestamp:<epoch-ms>. It stops at the latest offsets as of submission"
+                    + " (both fixed then). Default: ${DEFAULT-VALUE}.")
     public String startingOffsets;
 
     @Option(names = "--kafka-group-id", defaultValue = "flink-inference",
