@@ -183,7 +183,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
                 ? MathUtils.divideRoundUp(parallelism, taskManagers)
                 : TaskManagerOptions.NUM_TASK_SLOTS.defaultValue());
         return new MiniClusterConfiguration.Builder()
-                .setConfiguration(EmbeddedManagedMemory.withManagedMemory(c, slots, taskManagers))
+                .setConfiguration(c)
                 .setNumTaskManagers(taskManagers)
                 .setRpcServiceSharing(RpcServiceSharing.SHARED)
                 .setNumSlotsPerTaskManager(slots)
@@ -225,9 +225,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         /** The cluster for a job: the early one if it fits, else a new one (Flink starts it). */
         synchronized MiniCluster clusterFor(MiniClusterConfiguration flinks) {
             MiniClusterConfiguration wanted = new MiniClusterConfiguration.Builder()
-                    .setConfiguration(EmbeddedManagedMemory.withManagedMemory(
-                            TaskManagerNetwork.withNetworkMemory(flinks.getConfiguration(), networkBytes),
-                            slots(flinks), flinks.getNumTaskManagers()))
+                    .setConfiguration(TaskManagerNetwork.withNetworkMemory(flinks.getConfiguration(), networkBytes))
                     .setNumTaskManagers(flinks.getNumTaskManagers())
                     .setRpcServiceSharing(flinks.getRpcServiceSharing())
                     .setNumSlotsPerTaskManager(slots(flinks))
