@@ -26,9 +26,9 @@ import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code --tokenize-parallelism}: the id pass's position marks (keep-first after inference) and
- * tokenize run at their own parallelism, and tokenize hands its tokens to the inference subtasks
- * over a rebalance, pipelined in BATCH mode; the result filter and the writers run at that
+ * {@code --tokenize-parallelism}: the id pass's position marks (keep-first), the filter of
+ * duplicate documents and tokenize run at their own parallelism, and tokenize hands its tokens to
+ * the inference subtasks over a rebalance, pipelined in BATCH mode; the writers run at that
  * parallelism too; the run loses nothing, drops the duplicate once, and writes the embeddings the
  * chained job writes, bit for bit.
  */
@@ -53,18 +53,22 @@ class TokenizeParallelismITCase extends ClusterTestBase {
                 });
         // the tally of the tokenizer's outputs stays chained to it: same parallelism, no shuffle
         assertThat(node(graph, "ledger-model-inputs").getParallelism()).isEqualTo(3);
-        // the results spread to 3 filters, and the Parquet writer is chained to them
-        StreamNode filter = node(graph, "drop-duplicate-results");
+        // the id pass's marks reach the decision, and its dropped positions the documents' filter,
+        // over pipelined exchanges: one region, deployed at once, nothing waits for the id pass's end
+        StreamNode decide = node(graph, "keep-first-ids");
+        assertThat(marks.getOutEdges()).filteredOn(e -> e.getTargetId() == decide.getId())
+                .singleElement().satisfies(e -> assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED));
+        StreamNode filter = node(graph, "drop-duplicate-documents");
         assertThat(filter.getParallelism()).isEqualTo(3);
-        assertThat(infer.getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
-                .singleElement().satisfies(e -> {
-                    assertThat(e.getPartitioner()).isInstanceOf(RebalancePartitioner.class);
-                    // written while inference runs: the id pass decides without waiting on it
-                    assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED);
-                });
-        assertThat(filter.getOutEdges()).extracting(e -> graph.getStreamNode(e.getTargetId()))
-                .filteredOn(n -> n.getOperatorName().startsWith("write-embeddings-parquet"))
-                .singleElement().satisfies(n -> assertThat(n.getParallelism()).isEqualTo(3));
+        assertThat(decide.getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
+                .singleElement().satisfies(e -> assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED));
+        // the duplicates are dropped before tokenize: the results spread to 3 writers, as without dedupe
+        assertThat(graph.getStreamNodes()).extracting(StreamNode::getOperatorName)
+                .doesNotContain("drop-duplicate-results", "drop-duplicate-errors");
+        StreamNode writers = node(graph, "to-writers");
+        assertThat(writers.getParallelism()).isEqualTo(3);
+        assertThat(infer.getOutEdges()).filteredOn(e -> e.getTargetId() == writers.getId())
+                .singleElement().satisfies(e -> assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED));
     }
 
     /** Without the keep-first after inference, the results still leave the device's subtasks. */

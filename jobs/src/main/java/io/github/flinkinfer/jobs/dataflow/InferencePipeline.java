@@ -47,11 +47,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * </pre>
  *
  * In BATCH mode with {@code --duplicates keep-first} (the default) and no incremental run or
- * chunking, the dedupe moves after inference ({@link
- * KeepFirstAfterInference}): source ─▶ parse ─▶ tokenize ─▶ batch + infer ─▶ drop duplicates,
- * the duplicates decided on the ids and positions of a second read of the files or of the Kafka
- * range fixed before submission (a compacted topic: marks taken before tokenize), so neither the
- * first batch nor the writers wait for the corpus.
+ * chunking, the duplicates are decided on ids and positions alone ({@link
+ * KeepFirstAfterInference}), never by sorting the documents: from an id pass, a second read of the
+ * files or of the Kafka range fixed before submission, whose dropped positions a filter before
+ * tokenize drops (source ─▶ parse ─▶ drop duplicates ─▶ tokenize ─▶ batch + infer ─▶ write);
+ * a compacted topic, read once, is marked on its way to tokenize and its results are filtered
+ * after inference.
  *
  * Tokenize and batch+infer are chained in one task, so tokens never cross the network, unless
  * {@code --tokenize-parallelism} gives dedupe + tokenize their own task ({@link StageParallelism}). Sources
@@ -123,8 +124,10 @@ public final class InferencePipeline {
     /**
      * The shared middle of every job: dedupe ids, skip unchanged documents (incremental runs), the
      * kind's pre-process, batch and run. Where {@link KeepFirstAfterInference} applies (BATCH
-     * keep-first), the dedupe runs after inference, decided on a second read of {@code input}
-     * where it can be read twice (files, a Kafka backfill's fixed range; not a compacted topic).
+     * keep-first), the dedupe is decided on ids and positions: on a second read of {@code input}
+     * where it can be read twice (files, a Kafka backfill's fixed range), dropping the duplicates
+     * before tokenize; on the way to tokenize otherwise (a compacted topic), dropping their
+     * outcomes after inference.
      */
     public static Inferred infer(
             ParsedInput input,
@@ -136,11 +139,11 @@ public final class InferencePipeline {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>();
         Accounting accounting = new Accounting();
         DataStream<Document> unique;
-        boolean dedupeAfter = KeepFirstAfterInference.applies(config);
+        boolean idPass = KeepFirstAfterInference.applies(config) && input.readableTwice();
+        boolean dedupeAfter = KeepFirstAfterInference.applies(config) && !idPass;
         DataStream<DocumentOutcome> marks = null;
-        if (dedupeAfter && input.readableTwice()) { // the marks from an id pass of their own
-            marks = KeepFirstAfterInference.idPass(input, config);
-            unique = StageParallelism.pipelinedRebalance(docs);
+        if (idPass) { // decided on a second read: the duplicates dropped before tokenize
+            unique = KeepFirstAfterInference.beforeTokenize(input, config, errors);
         } else if (dedupeAfter) { // read once: the marks on the way to tokenize
             SingleOutputStreamOperator<Document> marked = StageParallelism.pipelinedRebalance(docs)
                     .process(new PositionMarker())
@@ -184,7 +187,7 @@ public final class InferencePipeline {
         DataStream<InferenceResult> written = results;
         if (dedupeAfter) {
             written = KeepFirstAfterInference.dedupe(marks, tokens.getSideOutput(Outputs.ERRORS), results,
-                    errors, accounting, config, input.readableTwice());
+                    errors, accounting, config);
         } else {
             errors.add(tokens.getSideOutput(Outputs.ERRORS));
             errors.add(IndexSteps.documentErrors(results, config.chunking()));

@@ -4,6 +4,7 @@ import io.github.flinkinfer.jobs.io.ParsedInput;
 import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.SameParallelism;
@@ -14,31 +15,47 @@ import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
 import org.apache.flink.streaming.runtime.partitioner.BroadcastPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
+import org.apache.flink.streaming.runtime.partitioner.KeyGroupStreamPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
 
 /**
- * BATCH keep-first without holding inference back and without a tail that grows with the corpus:
- * the documents reach tokenize and inference over a pipelined rebalance (inference starts with
- * the first records), while keep-first is decided on the documents' ids and positions alone
- * ({@link KeepFirstOutcomesFunction}; same document kept, same rows, as the dedupe before
- * tokenization). The marks come from an <em>id pass</em>, a second source over the same inputs
- * ({@link ParsedInput#again}: the files, or a Kafka backfill's range fixed before submission),
- * which never waits on inference; a compacted Kafka topic is read once, so its marks are taken on
- * the way to tokenize ({@link io.github.flinkinfer.operators.dedupe.PositionMarker}) and are
- * complete when the topic's end is.
- * The dropped positions are broadcast to {@link DuplicateOutcomeFilter}s in front of the result
- * and error writers. Incremental and chunked runs keep {@link
- * io.github.flinkinfer.operators.dedupe.DeduplicateFunction} before tokenization (docs/errors.md).
+ * BATCH keep-first without sorting the corpus and without a tail that grows with it: keep-first
+ * is decided on the documents' ids and positions alone ({@link KeepFirstOutcomesFunction}; the
+ * same document kept and the same rows as the dedupe before tokenization). Two shapes:
+ * <ul>
+ *   <li><b>Inputs that can be read twice</b> (files, a fixed Kafka range: {@link
+ *       ParsedInput#again}): an <em>id pass</em>, a second source over the same inputs, marks
+ *       every document; the marks reach the keyed decision over a <em>pipelined</em> exchange, so
+ *       the id pass, the decision and the main read are one pipelined region deployed at once
+ *       (over a blocking exchange Flink would run the id pass to its end before deploying the
+ *       rest). The dropped positions are broadcast to a {@link DuplicateOutcomeFilter} of
+ *       documents <em>before tokenize</em>, which reads them all before its first document
+ *       ({@link #beforeTokenize}): no duplicate is tokenized or inferred, and the results go to
+ *       the writers chained to inference, as without dedupe. The id pass (read, parse, a mark
+ *       per document: about a tenth of the main path's CPU per document) is then the only
+ *       stretch in which nothing is inferred.</li>
+ *   <li><b>A topic read once</b> (a compacted Kafka topic): the marks are taken on the way to
+ *       tokenize ({@link io.github.flinkinfer.operators.dedupe.PositionMarker}) and are complete
+ *       only at the topic's end, so every document is inferred and the results and error rows
+ *       wait in blocking exchanges for filters of their own ({@link #dedupe}): the results are
+ *       written after the last batch.</li>
+ * </ul>
+ * Incremental and chunked runs keep {@link io.github.flinkinfer.operators.dedupe.DeduplicateFunction}
+ * before tokenization (docs/errors.md).
  *
  * <pre>{@code
- * DataStream<DocumentOutcome> marks = KeepFirstAfterInference.marks(input, toTokenize, config);
+ * DataStream<Document> unique = KeepFirstAfterInference.beforeTokenize(input, config, errors);
+ * // read once:
  * DataStream<InferenceResult> kept = KeepFirstAfterInference.dedupe(marks, tokenizeErrors, inference, ...);
  * }</pre>
  */
@@ -66,39 +83,65 @@ final class KeepFirstAfterInference {
     }
 
     /**
-     * Keeps the first document of each id without sorting the vectors: {@code marks} (one per
-     * document) are keyed by a hash of the id ({@link KeepFirstOutcomesFunction}), which writes
-     * one duplicate row per dropped document to {@code errors} and broadcasts the dropped
-     * documents' positions to a {@link DuplicateOutcomeFilter} before the result writers, which
-     * reads them all before its first result. With an {@code idPass} (marks that do not wait on
-     * inference) both edges into that filter are pipelined: inference runs until the results'
-     * buffers are full, then waits until the ids are decided, and every result is written while
-     * inference runs. Without one (marks taken on the way to tokenize, complete at the source's
-     * end) both are blocking, else inference and the marks would wait on each other: the results
-     * are then written after the last batch. (A hybrid results edge would give both, but a
-     * TaskManager builds the hybrid shuffle's storage only when its own batch shuffle mode is
-     * hybrid: docs/errors.md.) The results edge is a forward one (the filter and the writers on
-     * the inference subtasks' slots) unless tokenize has a parallelism of its own ({@link
-     * StageParallelism}): then a rebalance to that many filters, so the corpus is written by the
-     * CPU stages' subtasks, not by the device's few. The error rows of tokenize and inference go
-     * to a filter of their own over edges of the same modes. Tallies dropped duplicates
-     * that reached the model; returns the kept results.
+     * The documents of {@code input} less the dropped duplicates, on the way to tokenize: the id
+     * pass's marks are decided ({@link #decide}, over a pipelined keyed exchange) and the dropped
+     * positions broadcast (pipelined) to a {@link DuplicateOutcomeFilter} of documents, fed by a
+     * pipelined rebalance of the main read and chained to tokenize, which holds the documents back
+     * until every position is known. The duplicate rows go to {@code errors}.
+     */
+    static DataStream<Document> beforeTokenize(ParsedInput input, InferenceConfig config,
+            List<DataStream<ErrorRecord>> errors) {
+        SingleOutputStreamOperator<String> dropped = decide(idPass(input, config), errors, StreamExchangeMode.PIPELINED);
+        SingleOutputStreamOperator<Document> kept = StageParallelism.pipelinedRebalance(input.documents())
+                .connect(exchange(dropped, new BroadcastPartitioner<>(), StreamExchangeMode.PIPELINED))
+                .transform("drop-duplicate-documents", TypeInformation.of(Document.class),
+                        DuplicateOutcomeFilter.ofDocuments())
+                .uid("drop-duplicate-documents");
+        StageParallelism.ofTokenize(kept, config); // chained with tokenize
+        return kept;
+    }
+
+    /**
+     * The keyed decision: {@code marks} keyed by a hash of the id ({@link KeepFirstOutcomesFunction})
+     * over an exchange of {@code mode}, one duplicate row per dropped document to {@code errors};
+     * returns the dropped documents' positions. Built as {@code keyBy(...).process(...)} builds it,
+     * but with the exchange's mode set: Flink's BATCH mode makes every keyed exchange blocking, and
+     * there is no public API for one edge's mode.
+     */
+    private static SingleOutputStreamOperator<String> decide(DataStream<DocumentOutcome> marks,
+            List<DataStream<ErrorRecord>> errors, StreamExchangeMode mode) {
+        KeepFirstOutcomesFunction.IdKey key = new KeepFirstOutcomesFunction.IdKey();
+        SingleOutputStreamOperator<String> dropped = exchange(marks,
+                        new KeyGroupStreamPartitioner<>(key, KeyGroupRangeAssignment.DEFAULT_LOWER_BOUND_MAX_PARALLELISM),
+                        mode)
+                .transform("keep-first-ids", Types.STRING, new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()))
+                .uid("keep-first-ids");
+        // what KeyedStream adds: keyed state, and in BATCH mode the sorted input
+        OneInputTransformation<DocumentOutcome, String> keyed =
+                (OneInputTransformation<DocumentOutcome, String>) dropped.getTransformation();
+        keyed.setStateKeySelector(key);
+        keyed.setStateKeyType(Types.LONG);
+        errors.add(dropped.getSideOutput(Outputs.ERRORS));
+        return dropped;
+    }
+
+    /**
+     * Keep-first for inputs read once: {@code marks} (one per document, complete at the input's
+     * end) are decided ({@link #decide}, blocking), and the dropped positions broadcast to a
+     * {@link DuplicateOutcomeFilter} before the result writers and one on the error rows of
+     * tokenize and inference. Both filters' inputs are blocking, else inference and the marks
+     * would wait on each other: the results are written after the last batch. The results edge
+     * is a forward one (the filter and the writers on the inference subtasks' slots) unless
+     * tokenize has a parallelism of its own ({@link StageParallelism}): then a rebalance to that
+     * many filters, so the corpus is written by the CPU stages' subtasks. Tallies dropped
+     * duplicates that reached the model; returns the kept results.
      */
     static DataStream<InferenceResult> dedupe(DataStream<DocumentOutcome> marks,
             DataStream<ErrorRecord> tokenizeErrors, SingleOutputStreamOperator<InferenceResult> inference,
-            List<DataStream<ErrorRecord>> errors, Accounting accounting, InferenceConfig config,
-            boolean idPass) {
-        SingleOutputStreamOperator<String> droppedPositions = marks
-                .keyBy(new KeepFirstOutcomesFunction.IdKey(), Types.LONG)
-                .process(new KeepFirstOutcomesFunction())
-                .returns(Types.STRING)
-                .name("keep-first-ids")
-                .uid("keep-first-ids");
-        errors.add(droppedPositions.getSideOutput(Outputs.ERRORS));
-        // an id pass decides without inference: the results stream through the filter once it has
-        // decided; marks taken on the way to tokenize are complete only at the source's end, so
-        // the results must wait in a blocking exchange (else inference and the marks hold each other)
-        StreamExchangeMode resultsMode = idPass ? StreamExchangeMode.PIPELINED : StreamExchangeMode.BATCH;
+            List<DataStream<ErrorRecord>> errors, Accounting accounting, InferenceConfig config) {
+        // UNDEFINED, as keyBy gives: blocking in BATCH unless the cluster pipelines every exchange
+        SingleOutputStreamOperator<String> droppedPositions = decide(marks, errors, StreamExchangeMode.UNDEFINED);
+        StreamExchangeMode resultsMode = StreamExchangeMode.BATCH;
         boolean ownStages = config.tokenizeParallelism() > 0;
         DataStream<InferenceResult> results = exchange(inference,
                 ownStages ? new RebalancePartitioner<>() : new ForwardPartitioner<>(), resultsMode);
@@ -112,10 +155,6 @@ final class KeepFirstAfterInference {
         accounting.tally(kept.getSideOutput(DuplicateOutcomeFilter.DROPPED_RESULTS), "dropped-duplicate-results",
                 (l, r) -> l.addDuplicateInferred(true));
 
-        // the same modes as the results' (pipelined with an id pass): a blocking exchange holds a
-        // sort-shuffle partition of taskmanager.network.sort-shuffle.min-buffers (512 on a cluster)
-        // per producing subtask for the whole of inference, which a TaskManager sized for the old
-        // path lacked (StandaloneApplicationITCase)
         DataStream<ErrorRecord> failed = exchange(tokenizeErrors.union(inference.getSideOutput(Outputs.ERRORS)),
                 new RebalancePartitioner<>(), resultsMode);
         SingleOutputStreamOperator<ErrorRecord> keptErrors = failed.connect(

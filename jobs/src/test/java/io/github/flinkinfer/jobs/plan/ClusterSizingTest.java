@@ -22,17 +22,17 @@ class ClusterSizingTest {
 
         List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
 
-        // NetworkMemorySizing's rule on the embed job's 26 exchanges at P=16, TaskManagers of 16 slots
+        // NetworkMemorySizing's rule on the embed job's 22 exchanges at P=16, TaskManagers of 16 slots
         // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).isEqualTo("cluster sizing at --parallelism 16 (embed's job graph):");
-        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 346.875mb")
-                .contains("per slot, 5.292gb").contains("per TaskManager of 16 slot(s)")
-                .contains("taskmanager.memory.network.max >= that, 26 exchanges at parallelism 16");
-        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("13.125mb")
-                .contains("per slot, 210.000mb").endsWith("per TaskManager of 16 slot(s)");
-        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 36.906mb")
-                .contains("per slot, 459.250mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 322.125mb")
+                .contains("per slot, 4.942gb").contains("per TaskManager of 16 slot(s)")
+                .contains("taskmanager.memory.network.max >= that, 22 exchanges at parallelism 16");
+        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("7.500mb")
+                .contains("per slot, 120.000mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 27.625mb")
+                .contains("per slot, 348.250mb").endsWith("per TaskManager of 16 slot(s)");
     }
 
     @Test
@@ -49,7 +49,7 @@ class ClusterSizingTest {
         List<String> lines = ClusterSizing.lines(underCap, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
 
         assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
-                + " slot(s) need 210.000mb").contains("taskmanager.memory.network.max is 16.000mb");
-        assertThat(lines.get(2)).contains("per slot, 210.000mb");
+                + " slot(s) need 120.000mb").contains("taskmanager.memory.network.max is 16.000mb");
+        assertThat(lines.get(2)).contains("per slot, 120.000mb");
     }
 }

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.operators.dedupe;
 
+import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.HashSet;
@@ -15,17 +16,17 @@ import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.function.SerializableFunction;
 
 /**
- * Drops the outcomes (results, or error rows of tokenization and inference) of the documents that
- * {@link KeepFirstOutcomesFunction} dropped as duplicates: input 1 is the outcomes, input 2 the
- * dropped documents' positions (every position to every subtask). The operator reads input 2 to
- * its end before the first outcome (it selects that input until it ends, as Flink's own BATCH
- * broadcast operators do), so the outcomes need neither a key nor a sort: they pass on
- * unchanged, in the order they arrive, unless their position is one of the dropped, which go to
- * {@link #dropped()} for the ledger. The positions input must be a blocking exchange, so that the
- * filter is deployed once every position is known ({@code KeepFirstAfterInference} builds it so).
+ * Drops the documents, or their outcomes (results, error rows of tokenization and inference),
+ * that {@link KeepFirstOutcomesFunction} dropped as duplicates: input 1 is the documents or
+ * outcomes, input 2 the dropped documents' positions (every position to every subtask). The
+ * operator reads input 2 to its end before the first record of input 1 (it selects that input
+ * until it ends, as Flink's own BATCH broadcast operators do), so input 1 needs neither a key
+ * nor a sort: its records pass on unchanged, in the order they arrive, unless their position is
+ * one of the dropped, which go to {@link #dropped()}. Over pipelined inputs input 1 waits,
+ * backpressured, until the positions end ({@code KeepFirstAfterInference} builds both shapes).
  *
  * <pre>{@code
- * results.connect(positions).transform("drop-duplicate-results", type, DuplicateOutcomeFilter.ofResults());
+ * documents.connect(positions).transform("drop-duplicate-documents", type, DuplicateOutcomeFilter.ofDocuments());
  * }</pre>
  *
  * <p>Memory: every subtask holds every dropped position, an exact set of strings, about 130 bytes
@@ -38,6 +39,9 @@ public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
     /** Results of documents dropped as duplicates (not written), for the ledger. */
     public static final OutputTag<InferenceResult> DROPPED_RESULTS =
             new OutputTag<>("dropped-duplicate-results", TypeInformation.of(InferenceResult.class));
+    /** Documents dropped as duplicates before tokenize (their {@code duplicate_id} rows are the decision's). */
+    public static final OutputTag<Document> DROPPED_DOCUMENTS =
+            new OutputTag<>("dropped-duplicate-documents", TypeInformation.of(Document.class));
     /** Error rows of documents dropped as duplicates (not written), for the ledger. */
     public static final OutputTag<ErrorRecord> DROPPED_ERRORS =
             new OutputTag<>("dropped-duplicate-errors", TypeInformation.of(ErrorRecord.class));
@@ -55,6 +59,11 @@ public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
     /** The filter of inference results; dropped ones go to {@link #DROPPED_RESULTS}. */
     public static DuplicateOutcomeFilter<InferenceResult> ofResults() {
         return new DuplicateOutcomeFilter<>(r -> r.source, DROPPED_RESULTS);
+    }
+
+    /** The filter of documents on their way to tokenize; dropped ones go to {@link #DROPPED_DOCUMENTS}. */
+    public static DuplicateOutcomeFilter<Document> ofDocuments() {
+        return new DuplicateOutcomeFilter<>(d -> d.source, DROPPED_DOCUMENTS);
     }
 
     /** The filter of tokenize and inference error rows; dropped ones go to {@link #DROPPED_ERRORS}. */
