@@ -9,8 +9,8 @@
 # BASE_WORKTREE is built here (`compile dependency:build-classpath`), this checkout must be
 # packaged (`mvn -B -DskipTests package`). Corpora: N and K*N unique documents of 1-4 WordNet
 # glosses of the bundled sample (bench/device/gen_corpus.py, seed 7). The base gets 1 GiB of
-# network memory (4220b9e cannot run P > 4 on Flink's default); this checkout runs on its own
-# defaults. Timers and formulas: bench/device/fixed_marginal.py.
+# network memory (4220b9e cannot run P > 4 on Flink's default; BASE_NETWORK= for a later base);
+# this checkout runs on its own defaults. Timers and formulas: bench/device/fixed_marginal.py.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=$(cd "$1" && pwd)
@@ -29,8 +29,11 @@ python3 "$root/bench/device/gen_corpus.py" "$sample" "$n" "$work/n.jsonl"
 python3 "$root/bench/device/gen_corpus.py" "$sample" $((k * n)) "$work/kn.jsonl"
 [[ -f $base/jobs/target/cp.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests compile \
     dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
+# BASE_NETWORK= (empty) for a base that sizes its own network memory (any build after 4220b9e)
+base_network=${BASE_NETWORK-1gb}
 mkdir -p "$work/conf-base"
-printf 'taskmanager.memory.network.min: 1gb\ntaskmanager.memory.network.max: 1gb\n' > "$work/conf-base/config.yaml"
+[[ -n $base_network ]] && printf 'taskmanager.memory.network.min: %s\ntaskmanager.memory.network.max: %s\n' \
+    "$base_network" "$base_network" > "$work/conf-base/config.yaml"
 launcher=$root/jobs/target/launcher
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 # this checkout as bin/flink-inference runs it: its jar, and Flink's RPC jar where the build made one
@@ -42,6 +45,6 @@ python3 "$root/bench/device/fixed_marginal.py" --java "$java" --jvm-options "$la
     --log4j "$root/jobs/src/main/local/log4j2-local.properties" \
     --classpath "base=$base/jobs/target/classes:$(cat "$base/jobs/target/cp.txt")" \
     "main=$root/jobs/target/$(cat "$launcher/jobs-jar"):$(cat "$launcher/classpath-compile"):$(cat "$launcher/classpath-runtime")$rpc" \
-    --conf "base=$work/conf-base" --card "$card" --corpus-n "$work/n.jsonl" --corpus-kn "$work/kn.jsonl" \
+    ${base_network:+--conf "base=$work/conf-base"} --card "$card" --corpus-n "$work/n.jsonl" --corpus-kn "$work/kn.jsonl" \
     --k "$k" --parallelism $pars --rounds "$rounds" --heap "${HEAP:-4g}" --out "$out"
 echo "runs and summary: $out"
