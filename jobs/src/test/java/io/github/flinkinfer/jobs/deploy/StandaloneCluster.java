@@ -139,7 +139,9 @@ final class StandaloneCluster implements AutoCloseable {
 
     /**
      * Waits for a job submitted before a TaskManager was killed: it must finish within the time,
-     * exit 0 and the JobManager must have noticed the kill and recovered the tasks.
+     * exit 0 and the JobManager must have noticed the kill and recovered the tasks (a task of the
+     * killed TaskManager failed: one still opening, such as the inference chain loading its model
+     * while keep-first's id pass runs, fails from INITIALIZING).
      */
     void assertJobRecovered(Process job, Path client, long seconds) throws Exception {
         assertThat(job.waitFor(seconds, TimeUnit.SECONDS)).as("job still running after %d s", seconds).isTrue();
@@ -148,7 +150,7 @@ final class StandaloneCluster implements AutoCloseable {
                 .isZero();
         assertThat(Files.readString(log("jobmanager")))
                 .as("the kill was noticed and tasks were recovered")
-                .contains("switched from RUNNING to FAILED");
+                .containsPattern("switched from (INITIALIZING|RUNNING) to FAILED");
     }
 
     /** Every input id stands exactly once in the embeddings or the errors of the output. */
