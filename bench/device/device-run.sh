@@ -21,7 +21,8 @@ for b in $BUILDS; do
 done
 python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
   --classpath "${cps[@]}" --conf "${confs[@]}" --card $P/fixture/card.json \
-  --corpus-n corpus-$N.jsonl --corpus-kn corpus-$((K*N)).jsonl --k $K --parallelism $PARS --out $OUT ${HEAP:+--heap $HEAP}
+  --corpus-n corpus-$N.jsonl --corpus-kn corpus-$((K*N)).jsonl --k $K --parallelism $PARS --out $OUT ${HEAP:+--heap $HEAP} \
+  --rounds ${ROUNDS:-1}
 # The scale runs (issue 38 item 4): the last build alone at the widest parallelism, each size once
 if [ -n "${SCALE:-}" ]; then
   last=${BUILDS##* }; wide=${PARS##* }

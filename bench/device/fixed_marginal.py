@@ -121,7 +121,7 @@ for p in a.parallelism:
 ps = sorted(a.parallelism)
 for build in builds:  # what grows with P: the widest P's fixed seconds over the narrowest but one's (P=2 of 1, 2, 16)
     lo, hi = (ps[1] if len(ps) > 2 else ps[0]), ps[-1]
-    if (build, lo) in fixed_by and (build, hi) in fixed_by and fixed_by[build, lo] > 0:
+    if lo != hi and (build, lo) in fixed_by and (build, hi) in fixed_by and fixed_by[build, lo] > 0:
         lines.append(f"\n{build}: fixed seconds P={hi} / P={lo} = {fixed_by[build, hi] / fixed_by[build, lo]:.2f}x")
 open(f"{a.out}/summary.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
