@@ -139,8 +139,9 @@ public final class InferencePipeline {
         List<DataStream<ErrorRecord>> errors = new ArrayList<>();
         Accounting accounting = new Accounting();
         DataStream<Document> unique;
-        boolean idPass = KeepFirstAfterInference.applies(config) && input.readableTwice();
-        boolean dedupeAfter = KeepFirstAfterInference.applies(config) && !idPass;
+        boolean onIds = KeepFirstAfterInference.applies(config);
+        boolean idPass = onIds && input.readableTwice();
+        boolean dedupeAfter = onIds && !idPass;
         DataStream<DocumentOutcome> marks = null;
         if (idPass) { // decided on a second read: the duplicates dropped before tokenize
             unique = KeepFirstAfterInference.beforeTokenize(input, config, errors);
