@@ -204,11 +204,20 @@ public final class InferencePipeline {
                 results.getSideOutput(Outputs.BATCH_METRICS), List.copyOf(errors), accounting);
     }
 
+    /**
+     * Every stage's error rows as one stream, read by one task ({@code collect-errors}) to which the
+     * error writers and the ledger's tally are chained: each of them reading the union itself would
+     * be a task of its own, P more subtasks to deploy in the job's tail (BATCH deploys them once
+     * every stage before has finished).
+     */
     static DataStream<ErrorRecord> union(List<DataStream<ErrorRecord>> errors) {
         DataStream<ErrorRecord> all = errors.get(0);
         for (DataStream<ErrorRecord> e : errors.subList(1, errors.size())) {
             all = all.union(e);
         }
-        return all;
+        return all.map(e -> e)
+                .returns(TypeInformation.of(ErrorRecord.class))
+                .name("collect-errors")
+                .uid("collect-errors");
     }
 }

@@ -42,10 +42,11 @@ import org.apache.flink.streaming.api.transformations.SinkTransformation;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Proof that a file output's committer finished: each committer subtask of a run's {@link
- * FileSink} leaves {@code <dir>/_committed-<run-id>.<sink>-<i>-of-<n>} once it has committed
- * everything (BATCH: after its end-of-input commit; STREAMING: after the commit of the final
- * checkpoint). On an object store a committed file simply appears and an uncommitted one is
+ * Proof that a file output's committers finished: once every committer subtask of a run's {@link
+ * FileSink} has committed everything (BATCH: after its end-of-input commit; STREAMING: after the
+ * commit of the final checkpoint), one subtask after them leaves {@code
+ * <dir>/_committed-<run-id>.<sink>-0-of-1} (runs before 2026-12-06 left one receipt per committer
+ * subtask, {@code -<i>-of-<n>}; both count). On an object store a committed file simply appears and an uncommitted one is
  * invisible, so a listing cannot tell a finished job from one still committing; the receipts can.
  * {@code report --mark-success} refuses a run while any receipt of the sinks its run info names is
  * missing. Names start with {@code _}, which Parquet, Spark, DuckDB and pandas readers skip.
@@ -188,18 +189,25 @@ public final class CommitReceipts {
             // as the committer decides when it commits the rest: at end of input, or on the final checkpoint
             boolean onCheckpoints = env.getCheckpointConfig().isCheckpointingEnabled()
                     && env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE) != RuntimeExecutionMode.BATCH;
-            committed.transform(ref.name() + ": receipts", TypeInformation.of(Void.class),
-                            new ReceiptWriter<FileSinkCommittable>(receiptPrefix, ref.name(), onCheckpoints))
+            // one subtask after all committers: its input ends only when every committer has
+            // finished, so one receipt vouches for all of them; P subtasks would be P more tasks
+            // to deploy in the job's tail, after the committers (a region of their own)
+            committed.global()
+                    .transform(ref.name() + ": receipts", TypeInformation.of(Void.class),
+                            new ReceiptWriter<FileSinkCommittable>(receiptPrefix, ref.name(), onCheckpoints,
+                                    committed.getParallelism()))
                     .uid(ref.name() + "-receipts")
-                    .setParallelism(committed.getParallelism());
+                    .setParallelism(1)
+                    .setMaxParallelism(1);
         }
     }
 
     /**
-     * Writes one receipt per subtask once the committer before it is done: at {@code finish()}
-     * without checkpointing (the committer commits at its end of input, which comes first);
-     * with checkpointing, at {@code close()} after a checkpoint completed past {@code finish()},
-     * the final checkpoint whose notification makes the committer commit the rest.
+     * Writes the receipt once the committers before it are done (its input ends when the last of
+     * them finishes): at {@code finish()} without checkpointing (a committer commits at its end of
+     * input, before it finishes); with checkpointing, at {@code close()} after a checkpoint
+     * completed past {@code finish()} (a committer commits the rest on its final checkpoint, before
+     * it finishes).
      */
     static final class ReceiptWriter<C> extends AbstractStreamOperator<Void>
             implements OneInputStreamOperator<CommittableMessage<C>, Void> {
@@ -208,13 +216,15 @@ public final class CommitReceipts {
         private final String receiptPrefix;
         private final String sink;
         private final boolean onCheckpoints;
+        private final int committers;
         private transient boolean finished;
         private transient boolean checkpointAfterFinish;
 
-        ReceiptWriter(String receiptPrefix, String sink, boolean onCheckpoints) {
+        ReceiptWriter(String receiptPrefix, String sink, boolean onCheckpoints, int committers) {
             this.receiptPrefix = receiptPrefix;
             this.sink = sink;
             this.onCheckpoints = onCheckpoints;
+            this.committers = committers;
         }
 
         @Override
@@ -252,7 +262,7 @@ public final class CommitReceipts {
             int subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
             Path path = new Path(receiptPrefix + "-" + subtask + "-of-" + subtasks);
             String json = "{\"sink\":\"" + sink + "\",\"subtask\":" + subtask + ",\"subtasks\":" + subtasks
-                    + ",\"committedAtMillis\":" + System.currentTimeMillis() + "}\n";
+                    + ",\"committers\":" + committers + ",\"committedAtMillis\":" + System.currentTimeMillis() + "}\n";
             try (OutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
                 out.write(json.getBytes(StandardCharsets.UTF_8));
             }

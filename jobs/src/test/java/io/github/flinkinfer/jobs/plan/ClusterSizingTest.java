@@ -22,17 +22,17 @@ class ClusterSizingTest {
 
         List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
 
-        // NetworkMemorySizing's rule on the embed job's 22 exchanges at P=16, TaskManagers of 16 slots
+        // NetworkMemorySizing's rule on the embed job's 18 exchanges at P=16, TaskManagers of 16 slots
         // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).isEqualTo("cluster sizing at --parallelism 16 (embed's job graph):");
-        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 322.125mb")
-                .contains("per slot, 4.942gb").contains("per TaskManager of 16 slot(s)")
-                .contains("taskmanager.memory.network.max >= that, 22 exchanges at parallelism 16");
+        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 259.688mb")
+                .contains("per slot, 3.911gb").contains("per TaskManager of 16 slot(s)")
+                .contains("taskmanager.memory.network.max >= that, 18 exchanges at parallelism 16");
         assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("7.500mb")
                 .contains("per slot, 120.000mb").endsWith("per TaskManager of 16 slot(s)");
-        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 27.625mb")
-                .contains("per slot, 348.250mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 27.188mb")
+                .contains("per slot, 285.000mb").endsWith("per TaskManager of 16 slot(s)");
     }
 
     @Test
