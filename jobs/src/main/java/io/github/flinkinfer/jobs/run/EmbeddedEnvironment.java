@@ -8,6 +8,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.SecurityOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.PipelineExecutor;
 import org.apache.flink.core.execution.PipelineExecutorFactory;
@@ -108,8 +109,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         Configuration c = Configuration.fromMap(getConfiguration().toMap());
         long network = TaskManagerNetwork.configured(c) ? 0
                 : Math.min(Runtime.getRuntime().maxMemory() / 2, // an estimate: never most of the JVM's direct memory
-                        TaskManagerNetwork.embeddedSizing(c).bytesForAllToAll(TaskManagerNetwork.ESTIMATED_EXCHANGES,
-                                parallelism));
+                        TaskManagerNetwork.estimatedBytes(c, parallelism));
         clusters.prestart(clusterConfiguration(c, parallelism, network));
     }
 
@@ -177,6 +177,12 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
                 TaskManagerNetwork.configured(configuration) ? 0 : networkBytes);
         if (!c.contains(RestOptions.BIND_PORT)) {
             c.set(RestOptions.BIND_PORT, "0");
+        }
+        if (!c.contains(SecurityOptions.DELEGATION_TOKENS_ENABLED)) {
+            // one JVM ships no tokens to other processes, and its file systems use this JVM's own
+            // login; Flink's token manager would load Hadoop's security classes and ask every
+            // provider at each start (0.15-0.25 s of the cluster's start on 2 cores)
+            c.set(SecurityOptions.DELEGATION_TOKENS_ENABLED, false);
         }
         int taskManagers = c.get(TaskManagerOptions.MINI_CLUSTER_NUM_TASK_MANAGERS);
         int slots = c.getOptional(TaskManagerOptions.NUM_TASK_SLOTS).orElseGet(() -> parallelism > 0

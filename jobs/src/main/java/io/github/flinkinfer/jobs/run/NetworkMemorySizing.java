@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.run;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -92,11 +94,23 @@ public record NetworkMemorySizing(long segmentBytes, int sortShuffleMinBuffers) 
 
     /**
      * The need of a job of {@code exchanges} all-to-all pipelined exchanges at {@code parallelism},
-     * per TaskManager holding all of it: an estimate for before the job graph exists.
+     * per TaskManager holding all of it.
      */
     public long bytesForAllToAll(int exchanges, int parallelism) {
-        Exchange e = new Exchange(parallelism, parallelism, true, false);
-        return bytesPerTaskManager(java.util.Collections.nCopies(exchanges, e), parallelism);
+        return bytesForShape(exchanges, 0, parallelism);
+    }
+
+    /**
+     * The need of a job of {@code allToAll} all-to-all pipelined exchanges and {@code pointwise}
+     * one-to-one blocking ones at {@code parallelism}, per TaskManager holding all of it: an
+     * estimate for before the job graph exists. The all-to-all part grows with the square of the
+     * parallelism, the rest linearly.
+     */
+    public long bytesForShape(int allToAll, int pointwise, int parallelism) {
+        List<Exchange> shape = new ArrayList<>(
+                Collections.nCopies(allToAll, new Exchange(parallelism, parallelism, true, false)));
+        shape.addAll(Collections.nCopies(pointwise, new Exchange(parallelism, parallelism, false, true)));
+        return bytesPerTaskManager(shape, parallelism);
     }
 
     /**

@@ -20,11 +20,28 @@ public final class TaskManagerNetwork {
 
     /**
      * All-to-all exchanges assumed before the job graph exists (the embedded cluster starts
-     * early), in buffers as many as our pipelines take: the keep-first run at parallelism 16, its
-     * id pass and pipelined result filter included, needs about 10.6 of these
-     * ({@code EstimatedExchangesTest}).
+     * early, and allocates all of its network memory as it starts): the default keep-first run
+     * has 3 (documents to tokenize, marks to the decision, dropped positions to every filter),
+     * {@code --tokenize-parallelism} adds the tokens' and the results' ({@code
+     * EstimatedExchangesTest}).
      */
-    public static final int ESTIMATED_EXCHANGES = 12;
+    public static final int ESTIMATED_ALL_TO_ALL = 5;
+
+    /**
+     * One-to-one exchanges assumed with them (writers to committers, error rows, the ledger's
+     * tallies: 15 in the default run); their buffers grow linearly with the parallelism.
+     */
+    public static final int ESTIMATED_POINTWISE = 16;
+
+    /**
+     * The early embedded cluster's network memory at {@code parallelism}: what {@link
+     * #ESTIMATED_ALL_TO_ALL} and {@link #ESTIMATED_POINTWISE} exchanges need. Twelve all-to-all
+     * exchanges, the estimate before 2026-12-06, allocated 480 MiB at parallelism 16 for a job
+     * that needs 285, and 3.7 GiB at 48 for 1.4.
+     */
+    public static long estimatedBytes(ReadableConfig conf, int parallelism) {
+        return embeddedSizing(conf).bytesForShape(ESTIMATED_ALL_TO_ALL, ESTIMATED_POINTWISE, parallelism);
+    }
 
     /** The sizing rule with the segment size and sort-shuffle buffers of a TaskManager of {@code conf}. */
     public static NetworkMemorySizing sizing(ReadableConfig conf) {
