@@ -87,7 +87,7 @@ public final class InferencePipeline {
         if (inferred.skipped() != null) {
             IndexOutputs.writeSkipped(inferred.skipped(), out);
         }
-        FileOutputs.writeMetrics(inferred.metrics(), out);
+        FileOutputs.writeMetrics(inferred.metrics(), out, config.pipelinedToInference() || !config.batchMode());
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         errors.addAll(inferred.errors());
         DataStream<ErrorRecord> allErrors = union(errors);

@@ -5,6 +5,7 @@ import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.Exchanges;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.SameParallelism;
@@ -20,13 +21,11 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
-import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
 import org.apache.flink.streaming.runtime.partitioner.BroadcastPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.KeyGroupStreamPartitioner;
 import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
-import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
 
 /**
  * BATCH keep-first without sorting the corpus and without a tail that grows with it: keep-first
@@ -93,7 +92,7 @@ final class KeepFirstAfterInference {
             List<DataStream<ErrorRecord>> errors) {
         SingleOutputStreamOperator<String> dropped = decide(idPass(input, config), errors, StreamExchangeMode.PIPELINED);
         SingleOutputStreamOperator<Document> kept = StageParallelism.pipelinedRebalance(input.documents())
-                .connect(exchange(dropped, new BroadcastPartitioner<>(), StreamExchangeMode.PIPELINED))
+                .connect(Exchanges.of(dropped, new BroadcastPartitioner<>(), StreamExchangeMode.PIPELINED))
                 .transform("drop-duplicate-documents", TypeInformation.of(Document.class),
                         DuplicateOutcomeFilter.ofDocuments())
                 .uid("drop-duplicate-documents");
@@ -111,7 +110,7 @@ final class KeepFirstAfterInference {
     private static SingleOutputStreamOperator<String> decide(DataStream<DocumentOutcome> marks,
             List<DataStream<ErrorRecord>> errors, StreamExchangeMode mode) {
         KeepFirstOutcomesFunction.IdKey key = new KeepFirstOutcomesFunction.IdKey();
-        SingleOutputStreamOperator<String> dropped = exchange(marks,
+        SingleOutputStreamOperator<String> dropped = Exchanges.of(marks,
                         new KeyGroupStreamPartitioner<>(key, KeyGroupRangeAssignment.DEFAULT_LOWER_BOUND_MAX_PARALLELISM),
                         mode)
                 .transform("keep-first-ids", Types.STRING, new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()))
@@ -143,9 +142,9 @@ final class KeepFirstAfterInference {
         SingleOutputStreamOperator<String> droppedPositions = decide(marks, errors, StreamExchangeMode.UNDEFINED);
         StreamExchangeMode resultsMode = StreamExchangeMode.BATCH;
         boolean ownStages = config.tokenizeParallelism() > 0;
-        DataStream<InferenceResult> results = exchange(inference,
+        DataStream<InferenceResult> results = Exchanges.of(inference,
                 ownStages ? new RebalancePartitioner<>() : new ForwardPartitioner<>(), resultsMode);
-        DataStream<String> positions = exchange(droppedPositions, new BroadcastPartitioner<>(), resultsMode);
+        DataStream<String> positions = Exchanges.of(droppedPositions, new BroadcastPartitioner<>(), resultsMode);
         SingleOutputStreamOperator<InferenceResult> kept = results.connect(positions)
                 .transform("drop-duplicate-results", TypeInformation.of(InferenceResult.class),
                         DuplicateOutcomeFilter.ofResults())
@@ -155,10 +154,10 @@ final class KeepFirstAfterInference {
         accounting.tally(kept.getSideOutput(DuplicateOutcomeFilter.DROPPED_RESULTS), "dropped-duplicate-results",
                 (l, r) -> l.addDuplicateInferred(true));
 
-        DataStream<ErrorRecord> failed = exchange(tokenizeErrors.union(inference.getSideOutput(Outputs.ERRORS)),
+        DataStream<ErrorRecord> failed = Exchanges.of(tokenizeErrors.union(inference.getSideOutput(Outputs.ERRORS)),
                 new RebalancePartitioner<>(), resultsMode);
         SingleOutputStreamOperator<ErrorRecord> keptErrors = failed.connect(
-                        exchange(droppedPositions, new BroadcastPartitioner<>(), resultsMode))
+                        Exchanges.of(droppedPositions, new BroadcastPartitioner<>(), resultsMode))
                 .transform("drop-duplicate-errors", TypeInformation.of(ErrorRecord.class),
                         DuplicateOutcomeFilter.ofErrors())
                 .uid("drop-duplicate-errors");
@@ -170,11 +169,5 @@ final class KeepFirstAfterInference {
                     }
                 });
         return kept;
-    }
-
-    private static <T> DataStream<T> exchange(DataStream<T> stream, StreamPartitioner<T> partitioner,
-            StreamExchangeMode mode) {
-        return new DataStream<>(stream.getExecutionEnvironment(),
-                new PartitionTransformation<>(stream.getTransformation(), partitioner, mode));
     }
 }

@@ -1,15 +1,12 @@
 package io.github.flinkinfer.jobs.dataflow;
 
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.operators.Exchanges;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.TokenizedDocument;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.transformations.PartitionTransformation;
-import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
 import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 
 /**
@@ -78,16 +75,9 @@ final class StageParallelism {
     /**
      * The records spread round-robin over the next stage's subtasks by an exchange that does not
      * block: the documents to tokenize and inference, and with {@code --tokenize-parallelism} the
-     * tokens to inference and the results to their writers. The
-     * adaptive batch scheduler (BATCH's default) accepts blocking and hybrid edges only, and
-     * deploys a consumer after its producers finished, hybrid included; so the job asks for
-     * Flink's default scheduler (pipelined regions).
+     * tokens to inference and the results to their writers ({@link Exchanges#pipelined}).
      */
     static <T> DataStream<T> pipelinedRebalance(DataStream<T> records) {
-        Configuration scheduler = new Configuration();
-        scheduler.set(JobManagerOptions.SCHEDULER, JobManagerOptions.SchedulerType.Default);
-        records.getExecutionEnvironment().configure(scheduler);
-        return new DataStream<>(records.getExecutionEnvironment(), new PartitionTransformation<>(
-                records.getTransformation(), new RebalancePartitioner<>(), StreamExchangeMode.PIPELINED));
+        return Exchanges.pipelined(records, new RebalancePartitioner<>());
     }
 }

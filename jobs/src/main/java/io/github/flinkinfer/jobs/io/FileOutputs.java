@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.io;
 
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
+import io.github.flinkinfer.operators.Exchanges;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.SameParallelism;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
@@ -11,8 +12,10 @@ import org.apache.flink.api.common.serialization.Encoder;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.streaming.api.functions.sink.filesystem.bucketassigners.BasePathBucketAssigner;
+import org.apache.flink.streaming.runtime.partitioner.GlobalPartitioner;
 
 /**
  * Writes a run's outputs with {@link FileSink} (exactly-once: files are committed at the end of a
@@ -42,8 +45,19 @@ public final class FileOutputs {
         }
     }
 
-    public static void writeMetrics(DataStream<BatchMetrics> metrics, OutputConfig out) {
-        writeRecords(metrics, out, METRICS_DIR);
+    /**
+     * The batch rows: with {@code oneWriter} (STREAMING, or BATCH where the job may pipeline) one
+     * writer subtask reads them as the batches end, over a pipelined exchange, and leaves one file
+     * per run (a row per batch is little for one subtask: about 2,000 a second at 140k items/s);
+     * otherwise a writer on every inference subtask, as for the results (a blocking exchange to
+     * one writer would write them all after the last batch).
+     */
+    public static void writeMetrics(DataStream<BatchMetrics> metrics, OutputConfig out, boolean oneWriter) {
+        if (oneWriter) {
+            writeRecords(Exchanges.pipelined(metrics, new GlobalPartitioner<>()), out, METRICS_DIR).setParallelism(1);
+        } else {
+            writeRecords(metrics, out, METRICS_DIR);
+        }
     }
 
     public static void writeErrors(DataStream<ErrorRecord> errors, OutputConfig out) {
@@ -51,9 +65,9 @@ public final class FileOutputs {
     }
 
     /** A run's own records (metrics, errors, skipped) as JSONL in {@code dir}, sink {@code write-<dir>}. */
-    public static <T> void writeRecords(DataStream<T> records, OutputConfig out, String dir) {
+    public static <T> DataStreamSink<T> writeRecords(DataStream<T> records, OutputConfig out, String dir) {
         Path path = new Path(out.directory(), dir);
-        sink(records, path, FileSink.forRowFormat(path, new JsonLinesEncoder<T>()), out.runId(), ".jsonl",
+        return sink(records, path, FileSink.forRowFormat(path, new JsonLinesEncoder<T>()), out.runId(), ".jsonl",
                 "write-" + dir);
     }
 
@@ -76,9 +90,9 @@ public final class FileOutputs {
                 "write-" + dir + "-" + format.id());
     }
 
-    private static <T> void sink(DataStream<T> rows, Path dir, FileSink.DefaultRowFormatBuilder<T> builder,
+    private static <T> DataStreamSink<T> sink(DataStream<T> rows, Path dir, FileSink.DefaultRowFormatBuilder<T> builder,
             String runId, String suffix, String name) {
-        sink(rows, dir, builder.withBucketAssigner(new BasePathBucketAssigner<>())
+        return sink(rows, dir, builder.withBucketAssigner(new BasePathBucketAssigner<>())
                 .withOutputFileConfig(partNames(runId, suffix)).build(), runId, name);
     }
 
@@ -92,9 +106,11 @@ public final class FileOutputs {
      * The one sink chain of every file output: the FileSink, with its commit receipts, on the
      * subtasks of the stage that makes the rows (chained to it).
      */
-    private static <T> void sink(DataStream<T> rows, Path dir, FileSink<T> files, String runId, String name) {
-        SameParallelism.as(rows.sinkTo(CommitReceipts.around(files, dir, runId, name)).name(name).uid(name)
-                .getTransformation(), rows);
+    private static <T> DataStreamSink<T> sink(DataStream<T> rows, Path dir, FileSink<T> files, String runId,
+            String name) {
+        DataStreamSink<T> sink = rows.sinkTo(CommitReceipts.around(files, dir, runId, name)).name(name).uid(name);
+        SameParallelism.as(sink.getTransformation(), rows);
+        return sink;
     }
 
     private static OutputFileConfig partNames(String runId, String suffix) {

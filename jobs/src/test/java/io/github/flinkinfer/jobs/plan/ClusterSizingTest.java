@@ -22,17 +22,17 @@ class ClusterSizingTest {
 
         List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
 
-        // NetworkMemorySizing's rule on the embed job's 18 exchanges at P=16, TaskManagers of 16 slots
+        // NetworkMemorySizing's rule on the embed job's 19 exchanges at P=16, TaskManagers of 16 slots
         // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).isEqualTo("cluster sizing at --parallelism 16 (embed's job graph):");
-        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 259.688mb")
-                .contains("per slot, 3.911gb").contains("per TaskManager of 16 slot(s)")
-                .contains("taskmanager.memory.network.max >= that, 18 exchanges at parallelism 16");
-        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("7.500mb")
-                .contains("per slot, 120.000mb").endsWith("per TaskManager of 16 slot(s)");
-        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 27.188mb")
-                .contains("per slot, 285.000mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 260.313mb")
+                .contains("per slot, 3.443gb").contains("per TaskManager of 16 slot(s)")
+                .contains("taskmanager.memory.network.max >= that, 19 exchanges at parallelism 16");
+        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("9.063mb")
+                .contains("per slot, 126.250mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 27.813mb")
+                .contains("per slot, 270.625mb").endsWith("per TaskManager of 16 slot(s)");
     }
 
     @Test
@@ -49,7 +49,7 @@ class ClusterSizingTest {
         List<String> lines = ClusterSizing.lines(underCap, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
 
         assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
-                + " slot(s) need 120.000mb").contains("taskmanager.memory.network.max is 16.000mb");
-        assertThat(lines.get(2)).contains("per slot, 120.000mb");
+                + " slot(s) need 126.250mb").contains("taskmanager.memory.network.max is 16.000mb");
+        assertThat(lines.get(2)).contains("per slot, 126.250mb");
     }
 }
