@@ -11,6 +11,8 @@
 # glosses of the bundled sample (bench/device/gen_corpus.py, seed 7). The base gets 1 GiB of
 # network memory (4220b9e cannot run P > 4 on Flink's default; BASE_NETWORK= for a later base);
 # this checkout runs on its own defaults. Timers and formulas: bench/device/fixed_marginal.py.
+# CDS=1: both builds run from jars (the base is packaged) and map a class-data archive their
+# warm-up run wrote, as bin/flink-inference does after the README's -Prun (fixed_marginal.py --cds).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=$(cd "$1" && pwd)
@@ -27,8 +29,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$root/bench/device/gen_corpus.py" "$sample" "$n" "$work/n.jsonl"
 python3 "$root/bench/device/gen_corpus.py" "$sample" $((k * n)) "$work/kn.jsonl"
-[[ -f $base/jobs/target/cp.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests compile \
-    dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
+if [[ -n ${CDS:-} ]]; then # jars only: the JVM archives no class loaded from a directory
+    [[ -f $base/jobs/target/cp-jars.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests package \
+        dependency:build-classpath -Dmdep.outputFile=target/cp-jars.txt)
+    base_rpc=""
+    [[ -f $base/jobs/target/launcher/flink-rpc-akka.jar ]] && base_rpc=:$base/jobs/target/launcher/flink-rpc-akka.jar
+    base_cp="$(ls "$base"/jobs/target/jobs-*.jar | grep -v -- '-job\.jar$' | head -1):$(cat "$base/jobs/target/cp-jars.txt")$base_rpc"
+else
+    [[ -f $base/jobs/target/cp.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests compile \
+        dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
+    base_cp="$base/jobs/target/classes:$(cat "$base/jobs/target/cp.txt")"
+fi
 # BASE_NETWORK= (empty) for a base that sizes its own network memory (any build after 4220b9e)
 base_network=${BASE_NETWORK-1gb}
 mkdir -p "$work/conf-base"
@@ -43,8 +54,8 @@ rpc=""
     > "$out/machine.txt"
 python3 "$root/bench/device/fixed_marginal.py" --java "$java" --jvm-options "$launcher/jvm.options" \
     --log4j "$root/jobs/src/main/local/log4j2-local.properties" \
-    --classpath "base=$base/jobs/target/classes:$(cat "$base/jobs/target/cp.txt")" \
+    --classpath "base=$base_cp" \
     "main=$root/jobs/target/$(cat "$launcher/jobs-jar"):$(cat "$launcher/classpath-compile"):$(cat "$launcher/classpath-runtime")$rpc" \
     ${base_network:+--conf "base=$work/conf-base"} --card "$card" --corpus-n "$work/n.jsonl" --corpus-kn "$work/kn.jsonl" \
-    --k "$k" --parallelism $pars --rounds "$rounds" --heap "${HEAP:-4g}" --out "$out"
+    --k "$k" --parallelism $pars --rounds "$rounds" --heap "${HEAP:-4g}" --out "$out" ${CDS:+--cds}
 echo "runs and summary: $out"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On a JDK-less many-core device: unpack the jlink'd JRE and the trimmed jars (make-pack.sh), build
 # two corpora (N and K*N unique documents), then fixed_marginal.py over the builds given.
-# Usage: OUT=dir device-run.sh PACKDIR N K "BUILDS" "PARALLELISMS"
+# Usage: OUT=dir [ROUNDS=r] [CDS=1] device-run.sh PACKDIR N K "BUILDS" "PARALLELISMS"
+# CDS=1: each build's warm-up run writes a class-data archive its timed runs map, as
+# bin/flink-inference does after the README's -Prun (fixed_marginal.py --cds).
 set -euo pipefail
 P=$(cd "$1" && pwd); SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
 W=/tmp/fi; mkdir -p $W; cd $W
@@ -22,7 +24,7 @@ done
 python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
   --classpath "${cps[@]}" --conf "${confs[@]}" --card $P/fixture/card.json \
   --corpus-n corpus-$N.jsonl --corpus-kn corpus-$((K*N)).jsonl --k $K --parallelism $PARS --out $OUT ${HEAP:+--heap $HEAP} \
-  --rounds ${ROUNDS:-1}
+  --rounds ${ROUNDS:-1} ${CDS:+--cds}
 # The scale runs (issue 38 item 4): the last build alone at the widest parallelism, each size once
 if [ -n "${SCALE:-}" ]; then
   last=${BUILDS##* }; wide=${PARS##* }

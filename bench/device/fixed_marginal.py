@@ -10,7 +10,11 @@ to exit), the job-wide wall from the run report (submission to the job's end), t
   marginal us CPU/doc    = (C_KN - C_N) / ((K-1) N)
 With --rounds R every (P, size) is run R times per build, builds interleaved within each round
 (round r: base, main, ...; the next round the other way round), and each figure above uses the
-median over the rounds of T and C.
+median over the rounds of T and C. With --cds each build's warm-up run writes a class-data
+archive (-XX:ArchiveClassesAtExit) that its timed runs map (-XX:SharedArchiveFile), as
+bin/flink-inference does after the README's -Prun command: the JVM's and the embedded cluster's
+class loading leave the fixed seconds. A build whose class path has directories gets no archive
+(the JVM dumps none): machine.json says which builds had one.
 Usage: fixed_marginal.py --java JAVA --jvm-options FILE --classpath BUILD=CP ... --card CARD
        --corpus-n FILE --corpus-kn FILE --k K --parallelism 1 2 16 --out DIR [--conf BUILD=DIR]
 """
@@ -33,6 +37,7 @@ ap.add_argument("--out", required=True)
 ap.add_argument("--no-warmup", action="store_true")
 ap.add_argument("--sizes", nargs="+", default=["n", "kn"])
 ap.add_argument("--rounds", type=int, default=1)
+ap.add_argument("--cds", action="store_true", help="class-data archive per build, from its warm-up run")
 a = ap.parse_args()
 builds = dict(c.split("=", 1) for c in a.classpath)
 confs = dict(c.split("=", 1) for c in a.conf)
@@ -43,7 +48,18 @@ sizes = {"n": (a.corpus_n, count(a.corpus_n)), "kn": (a.corpus_kn, count(a.corpu
 os.makedirs(a.out, exist_ok=True)
 rows = []
 
-def run(build, p, size, rnd=0):
+archives = {}  # build -> its class-data archive, once its warm-up run wrote one
+
+def cds_options(build, warmup):
+    if not a.cds:
+        return []
+    archive = os.path.abspath(f"{a.out}/{build}.jsa")
+    quiet = ["-Xlog:cds=off", "-Xlog:cds+dynamic=off"]
+    if warmup:
+        return quiet + [f"-XX:ArchiveClassesAtExit={archive}"]
+    return quiet + [f"-XX:SharedArchiveFile={archive}"] if build in archives else []
+
+def run(build, p, size, rnd=0, warmup=False):
     corpus, docs = sizes[size]
     out = f"/tmp/fm-out-{build}-{p}-{size}"
     env = dict(os.environ, FLINK_PLUGINS_DIR="/tmp/fm-noplugins")
@@ -51,7 +67,7 @@ def run(build, p, size, rnd=0):
     env.pop("FLINK_CONF_DIR", None)
     if build in confs:
         env["FLINK_CONF_DIR"] = confs[build]
-    cmd = [a.java, *jvm, f"-Dlog4j.configurationFile={a.log4j}", "-cp", builds[build],
+    cmd = [a.java, *jvm, *cds_options(build, warmup), f"-Dlog4j.configurationFile={a.log4j}", "-cp", builds[build],
            "io.github.flinkinfer.jobs.cli.Main", "embed", "--input", corpus, "--model", a.card,
            "--output", out, "--run-id", "r", "--max-length", "128", "--parallelism", str(p),
            "--overwrite", "--progress-seconds", "600"]
@@ -78,8 +94,11 @@ def run(build, p, size, rnd=0):
     print(json.dumps(row), flush=True)
     rows.append(row)
 
-for build in ([] if a.no_warmup else builds):  # warm-up, not counted: the page cache holds the jars and the corpora after it
-    run(build, 2, "n"); rows.pop()
+for build in ([] if a.no_warmup and not a.cds else builds):  # warm-up, not counted: the page cache holds the jars and the corpora after it
+    run(build, 2, "n", warmup=True); rows.pop()
+    if a.cds and os.path.exists(f"{a.out}/{build}.jsa"):
+        archives[build] = f"{a.out}/{build}.jsa"
+json.dump({"cds": a.cds, "archives": sorted(archives)}, open(f"{a.out}/machine.json", "w"))
 for rnd in range(a.rounds):
     for p in a.parallelism:
         for size in a.sizes:

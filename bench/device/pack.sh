@@ -25,7 +25,8 @@ rm -rf "$WORK/run" "$corpus" "$plugins" "$log"
 # 2. the JRE: the modules a run loads (plus the crypto, zip and HTTP ones a library may ask for)
 rm -rf "$OUT/jre"
 jlink --add-modules java.base,java.desktop,java.logging,java.management,java.management.rmi,java.naming,java.rmi,java.security.jgss,java.sql,java.xml,jdk.jfr,jdk.localedata,jdk.management,jdk.management.jfr,jdk.net,jdk.security.auth,jdk.unsupported,jdk.crypto.ec,jdk.zipfs,java.scripting,java.net.http \
-  --include-locales=en,en-US --strip-debug --no-man-pages --no-header-files --compress=0 --output "$OUT/jre"
+  --include-locales=en,en-US --strip-debug --no-man-pages --no-header-files --compress=0 --generate-cds-archive \
+  --output "$OUT/jre"
 (cd "$OUT" && tar -cf - jre | xz -T2 -6 > jre.tar.xz && rm -rf jre)
 # 3. third-party jars: those a run loaded from, trimmed
 awk '{print $1}' "$WORK/loaded.txt" | sort -u | grep -v -E "/(jobs|operators|model-runtime)-[0-9][^/]*\.jar$|flink-plugins" > "$WORK/deps.txt"
