@@ -29,12 +29,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 "$root/bench/device/gen_corpus.py" "$sample" "$n" "$work/n.jsonl"
 python3 "$root/bench/device/gen_corpus.py" "$sample" $((k * n)) "$work/kn.jsonl"
+# a checkout's class path as bin/flink-inference runs it: its jar, the launcher's class path,
+# and Flink's RPC jar where the build made one
+launcher_cp() {
+    local l=$1/jobs/target/launcher rpc=""
+    [[ -f $l/flink-rpc-akka.jar ]] && rpc=:$l/flink-rpc-akka.jar
+    echo "$1/jobs/target/$(cat "$l/jobs-jar"):$(cat "$l/classpath-compile"):$(cat "$l/classpath-runtime")$rpc"
+}
 if [[ -n ${CDS:-} ]]; then # jars only: the JVM archives no class loaded from a directory
-    [[ -f $base/jobs/target/cp-jars.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests package \
-        dependency:build-classpath -Dmdep.outputFile=target/cp-jars.txt)
-    base_rpc=""
-    [[ -f $base/jobs/target/launcher/flink-rpc-akka.jar ]] && base_rpc=:$base/jobs/target/launcher/flink-rpc-akka.jar
-    base_cp="$(ls "$base"/jobs/target/jobs-*.jar | grep -v -- '-job\.jar$' | head -1):$(cat "$base/jobs/target/cp-jars.txt")$base_rpc"
+    [[ -f $base/jobs/target/launcher/jobs-jar ]] || (cd "$base" && mvn -B -o -q -DskipTests package)
+    base_cp=$(launcher_cp "$base")
 else
     [[ -f $base/jobs/target/cp.txt ]] || (cd "$base" && mvn -B -o -q -pl jobs -am -DskipTests compile \
         dependency:build-classpath -Dmdep.outputFile=target/cp.txt)
@@ -47,15 +51,12 @@ mkdir -p "$work/conf-base"
     "$base_network" "$base_network" > "$work/conf-base/config.yaml"
 launcher=$root/jobs/target/launcher
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-# this checkout as bin/flink-inference runs it: its jar, and Flink's RPC jar where the build made one
-rpc=""
-[[ -f $launcher/flink-rpc-akka.jar ]] && rpc=:$launcher/flink-rpc-akka.jar
 { nproc; free -g | head -2; uptime; git -C "$base" rev-parse --short HEAD; git -C "$root" rev-parse --short HEAD; } \
     > "$out/machine.txt"
 python3 "$root/bench/device/fixed_marginal.py" --java "$java" --jvm-options "$launcher/jvm.options" \
     --log4j "$root/jobs/src/main/local/log4j2-local.properties" \
     --classpath "base=$base_cp" \
-    "main=$root/jobs/target/$(cat "$launcher/jobs-jar"):$(cat "$launcher/classpath-compile"):$(cat "$launcher/classpath-runtime")$rpc" \
+    "main=$(launcher_cp "$root")" \
     ${base_network:+--conf "base=$work/conf-base"} --card "$card" --corpus-n "$work/n.jsonl" --corpus-kn "$work/kn.jsonl" \
     --k "$k" --parallelism $pars --rounds "$rounds" --heap "${HEAP:-4g}" --out "$out" ${CDS:+--cds}
 echo "runs and summary: $out"
