@@ -11,10 +11,12 @@ import io.github.flinkinfer.jobs.kafka.KafkaOutputs;
 import io.github.flinkinfer.jobs.kafka.KafkaPreflight;
 import io.github.flinkinfer.jobs.ledger.Accounting;
 import io.github.flinkinfer.jobs.spec.InferenceConfig;
+import io.github.flinkinfer.jobs.spec.DuplicatePolicy;
 import io.github.flinkinfer.jobs.spec.InputConfig;
 import io.github.flinkinfer.jobs.spec.OutputConfig;
 import io.github.flinkinfer.jobs.spec.RunSpec;
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.Exchanges;
 import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.TokenizedDocument;
@@ -35,6 +37,8 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
+import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 
 /**
  * Builds every run's dataflow on an environment, the same for every {@link TaskKind}; the kind
@@ -90,13 +94,13 @@ public final class InferencePipeline {
         FileOutputs.writeMetrics(inferred.metrics(), out, config.pipelinedToInference() || !config.batchMode());
         List<DataStream<ErrorRecord>> errors = new ArrayList<>(input.errors());
         errors.addAll(inferred.errors());
-        DataStream<ErrorRecord> allErrors = union(errors);
+        DataStream<ErrorRecord> allErrors = union(errors, inferred.pipelinedThrough());
         FileOutputs.writeErrors(allErrors, out);
         KafkaOutputs.writeErrors(allErrors, out);
         ledger.tally(allErrors, "errors", RunLedger::addError);
         var contract = spec.workload();
         ledger.merge(spec.errorBudget(), RunOutput.ledgerPath(new Path(out.directory()), runId).toString(),
-                contract == null ? null : contract.latencyMaxItemMs());
+                contract == null ? null : contract.latencyMaxItemMs(), inferred.pipelinedThrough());
     }
 
     /**
@@ -111,6 +115,11 @@ public final class InferencePipeline {
      * @param errors each stage's error rows, in stage order
      * @param ledger the tallies so far; post-process and the writers add theirs, then {@link
      *     Accounting#merge} writes the ledger
+     * @param pipelinedThrough BATCH where every stage from the readers to the writers is joined by
+     *     pipelined exchanges (keep-first with its id pass, or no dedupe; neither incremental nor
+     *     chunked: no keyed exchange): the error rows and the ledger's tallies may then reach their
+     *     one task over pipelined exchanges too, which keeps a blocking exchange out of the region
+     *     ({@code PipelinedRegionsTest})
      */
     public record Inferred(
             DataStream<InferenceResult> results,
@@ -119,7 +128,8 @@ public final class InferencePipeline {
             DataStream<SkippedDocument> skipped,
             DataStream<BatchMetrics> metrics,
             List<DataStream<ErrorRecord>> errors,
-            Accounting ledger) {}
+            Accounting ledger,
+            boolean pipelinedThrough) {}
 
     /**
      * The shared middle of every job: dedupe ids, skip unchanged documents (incremental runs), the
@@ -200,20 +210,27 @@ public final class InferencePipeline {
             accounting.tally(results.getSideOutput(Outputs.WINDOW_FAILURES), "window-failures",
                     (l, w) -> l.addFailedWindow());
         }
+        boolean pipelinedThrough = config.pipelinedToInference() && !config.incremental()
+                && !config.chunking().enabled() && (idPass || config.duplicates() == DuplicatePolicy.ALLOW);
         return new Inferred(written, results, unchanged.carried(), unchanged.skipped(),
-                results.getSideOutput(Outputs.BATCH_METRICS), List.copyOf(errors), accounting);
+                results.getSideOutput(Outputs.BATCH_METRICS), List.copyOf(errors), accounting, pipelinedThrough);
     }
 
     /**
      * Every stage's error rows as one stream, read by one task ({@code collect-errors}) to which the
      * error writers and the ledger's tally are chained: each of them reading the union itself would
      * be a task of its own, P more subtasks to deploy in the job's tail (BATCH deploys them once
-     * every stage before has finished).
+     * every stage before has finished). With {@code pipelined} the rows reach it over pipelined
+     * exchanges: it runs beside the stages, and their blocking partitions' sort buffers are not
+     * needed.
      */
-    static DataStream<ErrorRecord> union(List<DataStream<ErrorRecord>> errors) {
-        DataStream<ErrorRecord> all = errors.get(0);
-        for (DataStream<ErrorRecord> e : errors.subList(1, errors.size())) {
-            all = all.union(e);
+    static DataStream<ErrorRecord> union(List<DataStream<ErrorRecord>> errors, boolean pipelined) {
+        int parallelism = errors.get(0).getExecutionEnvironment().getParallelism();
+        DataStream<ErrorRecord> all = null;
+        for (DataStream<ErrorRecord> e : errors) {
+            DataStream<ErrorRecord> in = !pipelined ? e : Exchanges.pipelined(e,
+                    e.getParallelism() == parallelism ? new ForwardPartitioner<>() : new RebalancePartitioner<>());
+            all = all == null ? in : all.union(in);
         }
         return all.map(e -> e)
                 .returns(TypeInformation.of(ErrorRecord.class))

@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.ledger;
 
+import io.github.flinkinfer.operators.Exchanges;
 import io.github.flinkinfer.operators.SameParallelism;
 import io.github.flinkinfer.operators.ledger.ErrorBudget;
 import io.github.flinkinfer.operators.ledger.LedgerOperator;
@@ -9,6 +10,7 @@ import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.runtime.partitioner.GlobalPartitioner;
 
 /**
  * Collects, while a job is built, the tally of each stage's records ({@link LedgerTally}, chained
@@ -19,7 +21,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * <pre>{@code
  * Accounting accounting = new Accounting();
  * accounting.tally(errors, "errors", RunLedger::addError);
- * accounting.merge(budget, output.ledger().toString(), latencyBound);
+ * accounting.merge(budget, output.ledger().toString(), latencyBound, pipelined);
  * }</pre>
  */
 public final class Accounting {
@@ -45,11 +47,17 @@ public final class Accounting {
         return records;
     }
 
-    /** Adds the merger: one subtask, the error budget, the ledger file at end of input. */
-    public void merge(ErrorBudget budget, String ledgerPath, Long latencyBoundMs) {
-        DataStream<String> all = partials.get(0);
-        for (DataStream<String> p : partials.subList(1, partials.size())) {
-            all = all.union(p);
+    /**
+     * Adds the merger: one subtask, the error budget, the ledger file at end of input. With {@code
+     * pipelined} the partials reach it over pipelined exchanges (where the whole job is one
+     * pipelined region: {@code InferencePipeline.Inferred#pipelinedThrough}), so it runs beside the
+     * stages and ends with them, and their blocking partitions' sort buffers are not needed.
+     */
+    public void merge(ErrorBudget budget, String ledgerPath, Long latencyBoundMs, boolean pipelined) {
+        DataStream<String> all = null;
+        for (DataStream<String> p : partials) {
+            DataStream<String> in = pipelined ? Exchanges.pipelined(p, new GlobalPartitioner<>()) : p;
+            all = all == null ? in : all.union(in);
         }
         all.transform("run-ledger", Types.VOID, new LedgerOperator(ledgerPath, budget, latencyBoundMs))
                 .setParallelism(1)

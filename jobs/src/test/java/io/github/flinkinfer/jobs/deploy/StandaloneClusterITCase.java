@@ -34,8 +34,9 @@ class StandaloneClusterITCase {
                     // the upstream results it held (docs/operations.md).
                     "--restart-attempts", "5");
 
-            // Mid-job: inference has written its first batch somewhere, nothing is committed yet.
-            cluster.awaitMidJob(job, client, 120, "no batch written", () -> inProgress(out.resolve("metrics")));
+            // Mid-job: inference has written its first results somewhere, nothing is committed yet
+            // (not the metrics: their one writer gets the rows when a network buffer fills)
+            cluster.awaitMidJob(job, client, 120, "no result written", () -> inProgress(out.resolve("embeddings")));
             List<String> running = cluster.processesLogging("loaded model");
             assertThat(running).isNotEmpty();
             cluster.killHard(running.get(0));

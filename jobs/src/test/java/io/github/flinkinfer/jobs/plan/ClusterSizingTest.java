@@ -26,13 +26,13 @@ class ClusterSizingTest {
         // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).isEqualTo("cluster sizing at --parallelism 16 (embed's job graph):");
-        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 260.313mb")
-                .contains("per slot, 3.443gb").contains("per TaskManager of 16 slot(s)")
+        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 119.125mb")
+                .contains("per slot, 1.237gb").contains("per TaskManager of 16 slot(s)")
                 .contains("taskmanager.memory.network.max >= that, 19 exchanges at parallelism 16");
-        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("9.063mb")
-                .contains("per slot, 126.250mb").endsWith("per TaskManager of 16 slot(s)");
-        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 27.813mb")
-                .contains("per slot, 270.625mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("19.375mb")
+                .contains("per slot, 197.500mb").endsWith("per TaskManager of 16 slot(s)");
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 26.125mb")
+                .contains("per slot, 243.625mb").endsWith("per TaskManager of 16 slot(s)");
     }
 
     @Test
@@ -49,7 +49,7 @@ class ClusterSizingTest {
         List<String> lines = ClusterSizing.lines(underCap, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
 
         assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
-                + " slot(s) need 126.250mb").contains("taskmanager.memory.network.max is 16.000mb");
-        assertThat(lines.get(2)).contains("per slot, 126.250mb");
+                + " slot(s) need 197.500mb").contains("taskmanager.memory.network.max is 16.000mb");
+        assertThat(lines.get(2)).contains("per slot, 197.500mb");
     }
 }
