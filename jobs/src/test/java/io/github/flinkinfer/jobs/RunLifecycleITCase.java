@@ -138,6 +138,12 @@ class RunLifecycleITCase extends ClusterTestBase {
         }
         assertThat(receipts).as("one for all committer subtasks").hasSize(1)
                 .allSatisfy(r -> assertThat(r.getFileName().toString()).endsWith("-0-of-1"));
+        long parts;
+        try (Stream<Path> files = Files.list(ok.resolve("embeddings"))) {
+            parts = files.filter(p -> p.getFileName().toString().matches("part-d-.*\\.parquet")).count();
+        }
+        assertThat(Files.readString(receipts.get(0))).as("every committed part file reported, none removed")
+                .contains("\"files\":" + parts + ",").contains("\"removedEarlierAttempts\":0");
         Path aside = tmp.resolve("receipt-aside");
         Files.move(receipts.get(0), aside); // as on an object store while that committer still commits
         assertThat(report(ok, "d", "--mark-success")).as("not committed yet").isNotZero();

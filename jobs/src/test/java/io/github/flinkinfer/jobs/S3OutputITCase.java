@@ -98,6 +98,8 @@ class S3OutputITCase extends ClusterTestBase {
                 .findFirst().orElseThrow();
         Path saved = tmp.resolve("receipt");
         Files.write(saved, S3.read(receipt));
+        assertThat(Files.readString(saved)).as("the committers named their files on S3 too")
+                .contains("\"files\":1,").contains("\"removedEarlierAttempts\":0");
         S3.delete(receipt);
         String[] mark = {"--output", S3.uri("full"), "--run-id", "a", "--mark-success"};
         assertThat(new CommandLine(new ReportCommand()).execute(mark)).as("a committer still committing").isNotZero();

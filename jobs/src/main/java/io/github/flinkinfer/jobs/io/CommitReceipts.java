@@ -5,8 +5,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -32,6 +34,8 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -40,6 +44,8 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.transformations.SinkTransformation;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Proof that a file output's committers finished: once every committer subtask of a run's {@link
@@ -59,10 +65,18 @@ public final class CommitReceipts {
     /** One file output of a run: its sink's name and directory (relative to the output). */
     public record FileSinkRef(String name, String directory) implements java.io.Serializable {}
 
-    /** {@code files} leaving receipts under {@code dir} for run {@code runId}, sink {@code name}. */
-    static <T> Sink<T> around(FileSink<T> files, Path dir, String runId, String name) {
+    /**
+     * {@code files} leaving receipts under {@code dir} for run {@code runId}, sink {@code name},
+     * whose part files end in {@code suffix}.
+     */
+    static <T> Sink<T> around(FileSink<T> files, Path dir, String runId, String suffix, String name) {
         return new Receipted<>(files, new Path(dir, PREFIX + runId + "." + name).toString(),
-                new FileSinkRef(name, dir.getName()));
+                new FileSinkRef(name, dir.getName()), dir.toString(), partFiles(runId, suffix));
+    }
+
+    /** The names of run {@code runId}'s committed part files ending in {@code suffix}, as a regex. */
+    static String partFiles(String runId, String suffix) {
+        return "part-" + Pattern.quote(runId) + "-" + RunOutput.WRITER_UUID + "-\\d+" + Pattern.quote(suffix);
     }
 
     /** The run's file outputs in {@code env} (each leaves receipts), for the run info. */
@@ -134,11 +148,15 @@ public final class CommitReceipts {
         private final FileSink<T> files;
         private final String receiptPrefix;
         private final FileSinkRef ref;
+        private final String dir;
+        private final String partFiles;
 
-        Receipted(FileSink<T> files, String receiptPrefix, FileSinkRef ref) {
+        Receipted(FileSink<T> files, String receiptPrefix, FileSinkRef ref, String dir, String partFiles) {
             this.files = files;
             this.receiptPrefix = receiptPrefix;
             this.ref = ref;
+            this.dir = dir;
+            this.partFiles = partFiles;
         }
 
         @Override
@@ -194,8 +212,8 @@ public final class CommitReceipts {
             // to deploy in the job's tail, after the committers (a region of their own)
             committed.global()
                     .transform(ref.name() + ": receipts", TypeInformation.of(Void.class),
-                            new ReceiptWriter<FileSinkCommittable>(receiptPrefix, ref.name(), onCheckpoints,
-                                    committed.getParallelism()))
+                            new ReceiptWriter(receiptPrefix, ref.name(), onCheckpoints, committed.getParallelism(),
+                                    dir, partFiles))
                     .uid(ref.name() + "-receipts")
                     .setParallelism(1)
                     .setMaxParallelism(1);
@@ -208,28 +226,66 @@ public final class CommitReceipts {
      * input, before it finishes); with checkpointing, at {@code close()} after a checkpoint
      * completed past {@code finish()} (a committer commits the rest on its final checkpoint, before
      * it finishes).
+     *
+     * <p>Without checkpointing (BATCH) every file is committed at the end, so the committables the
+     * committers pass on name every part file this run's sink should hold. A TaskManager lost while
+     * the committers ran makes Flink re-run the writers (their committables were on it), which
+     * write the same rows into new part files that the committers commit again, beside the files a
+     * committer had already committed: first, this deletes this run's part files of this sink that
+     * the final committers did not commit. Only when their report is complete (as many committables
+     * as their summaries announce, each with its path); the receipt says how many it removed.
      */
-    static final class ReceiptWriter<C> extends AbstractStreamOperator<Void>
-            implements OneInputStreamOperator<CommittableMessage<C>, Void> {
+    static final class ReceiptWriter extends AbstractStreamOperator<Void>
+            implements OneInputStreamOperator<CommittableMessage<FileSinkCommittable>, Void> {
         private static final long serialVersionUID = 1L;
+        private static final Logger LOG = LoggerFactory.getLogger(ReceiptWriter.class);
 
         private final String receiptPrefix;
         private final String sink;
         private final boolean onCheckpoints;
         private final int committers;
+        private final String dir;
+        private final String partFiles;
         private transient boolean finished;
         private transient boolean checkpointAfterFinish;
+        private transient Set<String> committedFiles;
+        private transient long announced;
+        private transient long received;
+        private transient boolean unnamed;
 
-        ReceiptWriter(String receiptPrefix, String sink, boolean onCheckpoints, int committers) {
+        ReceiptWriter(String receiptPrefix, String sink, boolean onCheckpoints, int committers, String dir,
+                String partFiles) {
             this.receiptPrefix = receiptPrefix;
             this.sink = sink;
             this.onCheckpoints = onCheckpoints;
             this.committers = committers;
+            this.dir = dir;
+            this.partFiles = partFiles;
         }
 
         @Override
-        public void processElement(StreamRecord<CommittableMessage<C>> element) {
-            // the committed committables themselves: the receipt says only that all are in
+        public void open() throws Exception {
+            super.open();
+            committedFiles = new HashSet<>();
+        }
+
+        @Override
+        public void processElement(StreamRecord<CommittableMessage<FileSinkCommittable>> element) {
+            CommittableMessage<FileSinkCommittable> message = element.getValue();
+            if (message instanceof CommittableSummary<FileSinkCommittable> summary) {
+                announced += summary.getNumberOfCommittables();
+            } else if (message instanceof CommittableWithLineage<FileSinkCommittable> committed) {
+                received++;
+                FileSinkCommittable c = committed.getCommittable();
+                if (c.hasPendingFile()) {
+                    Path file = c.getPendingFile().getPath();
+                    if (file == null) {
+                        unnamed = true;
+                    } else {
+                        committedFiles.add(file.getName());
+                    }
+                }
+            }
         }
 
         @Override
@@ -237,7 +293,7 @@ public final class CommitReceipts {
             super.finish();
             finished = true;
             if (!onCheckpoints) {
-                write();
+                write(removeEarlierAttempts());
             }
         }
 
@@ -252,17 +308,47 @@ public final class CommitReceipts {
         @Override
         public void close() throws Exception {
             if (checkpointAfterFinish) {
-                write();
+                write(-1);
             }
             super.close();
         }
 
-        private void write() throws IOException {
+        /** BATCH: deletes the part files no final committer committed; how many (0 when unsure). */
+        private int removeEarlierAttempts() throws IOException {
+            if (unnamed || received != announced || committedFiles.isEmpty()) {
+                if (unnamed || received != announced) {
+                    LOG.warn("{}: the committers reported {} of {} committables{}; part files of earlier"
+                            + " attempts, if any, are left", sink, received, announced, unnamed ? " (some unnamed)" : "");
+                }
+                return 0;
+            }
+            Path directory = new Path(dir);
+            FileSystem fs = directory.getFileSystem();
+            Pattern run = Pattern.compile(partFiles);
+            int removed = 0;
+            for (FileStatus f : fs.listStatus(directory)) {
+                String name = f.getPath().getName();
+                if (!f.isDir() && run.matcher(name).matches() && !committedFiles.contains(name)) {
+                    fs.delete(f.getPath(), false);
+                    removed++;
+                }
+            }
+            if (removed > 0) {
+                LOG.warn("{}: removed {} part files that an earlier attempt committed (a TaskManager was"
+                        + " lost while the committers ran; its writers' rows were written again)", sink, removed);
+            }
+            return removed;
+        }
+
+        /** The receipt; {@code removed} < 0: not counted (checkpointing). */
+        private void write(int removed) throws IOException {
             int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
             int subtasks = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
             Path path = new Path(receiptPrefix + "-" + subtask + "-of-" + subtasks);
             String json = "{\"sink\":\"" + sink + "\",\"subtask\":" + subtask + ",\"subtasks\":" + subtasks
-                    + ",\"committers\":" + committers + ",\"committedAtMillis\":" + System.currentTimeMillis() + "}\n";
+                    + ",\"committers\":" + committers
+                    + (removed >= 0 ? ",\"files\":" + committedFiles.size() + ",\"removedEarlierAttempts\":" + removed : "")
+                    + ",\"committedAtMillis\":" + System.currentTimeMillis() + "}\n";
             try (OutputStream out = path.getFileSystem().create(path, FileSystem.WriteMode.OVERWRITE)) {
                 out.write(json.getBytes(StandardCharsets.UTF_8));
             }

@@ -93,13 +93,13 @@ public final class FileOutputs {
     private static <T> DataStreamSink<T> sink(DataStream<T> rows, Path dir, FileSink.DefaultRowFormatBuilder<T> builder,
             String runId, String suffix, String name) {
         return sink(rows, dir, builder.withBucketAssigner(new BasePathBucketAssigner<>())
-                .withOutputFileConfig(partNames(runId, suffix)).build(), runId, name);
+                .withOutputFileConfig(partNames(runId, suffix)).build(), runId, suffix, name);
     }
 
     private static <T> void sink(DataStream<T> rows, Path dir, FileSink.DefaultBulkFormatBuilder<T> builder,
             String runId, String suffix, String name) {
         sink(rows, dir, builder.withBucketAssigner(new BasePathBucketAssigner<>())
-                .withOutputFileConfig(partNames(runId, suffix)).build(), runId, name);
+                .withOutputFileConfig(partNames(runId, suffix)).build(), runId, suffix, name);
     }
 
     /**
@@ -107,8 +107,9 @@ public final class FileOutputs {
      * subtasks of the stage that makes the rows (chained to it).
      */
     private static <T> DataStreamSink<T> sink(DataStream<T> rows, Path dir, FileSink<T> files, String runId,
-            String name) {
-        DataStreamSink<T> sink = rows.sinkTo(CommitReceipts.around(files, dir, runId, name)).name(name).uid(name);
+            String suffix, String name) {
+        DataStreamSink<T> sink = rows.sinkTo(CommitReceipts.around(files, dir, runId, suffix, name))
+                .name(name).uid(name);
         SameParallelism.as(sink.getTransformation(), rows);
         return sink;
     }
