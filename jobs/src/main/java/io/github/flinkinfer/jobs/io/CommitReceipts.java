@@ -271,6 +271,9 @@ public final class CommitReceipts {
 
         @Override
         public void processElement(StreamRecord<CommittableMessage<FileSinkCommittable>> element) {
+            if (onCheckpoints) { // committed checkpoint by checkpoint: nothing to hold
+                return;
+            }
             CommittableMessage<FileSinkCommittable> message = element.getValue();
             if (message instanceof CommittableSummary<FileSinkCommittable> summary) {
                 announced += summary.getNumberOfCommittables();
