@@ -2,7 +2,6 @@ package io.github.flinkinfer.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.report.RunSummary;
 import io.github.flinkinfer.jobs.testutils.ClusterTestBase;
 import io.github.flinkinfer.jobs.testutils.Corpus;
@@ -11,8 +10,6 @@ import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -53,11 +50,7 @@ class TaskManagerFailureITCase extends ClusterTestBase {
         cluster.startTaskManager();
 
         RunSummary summary = job.get(300, TimeUnit.SECONDS);
-        List<String> ids = new ArrayList<>(Outputs.embeddings(out).keySet());
-        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
-            ids.add(e.get("id").asText());
-        }
-        assertThat(ids).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(corpus.keySet());
+        Outputs.assertEveryIdOnce(out, corpus.keySet());
         assertThat(summary.succeeded).isEqualTo(corpus.size());
         assertThat(Outputs.hasInProgressFiles(out)).isFalse();
     }

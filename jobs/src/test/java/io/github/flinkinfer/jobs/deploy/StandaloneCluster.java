@@ -2,9 +2,7 @@ package io.github.flinkinfer.jobs.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.testutils.Corpus;
-import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -12,10 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -151,19 +147,6 @@ final class StandaloneCluster implements AutoCloseable {
         assertThat(Files.readString(log("jobmanager")))
                 .as("the kill was noticed and tasks were recovered")
                 .containsPattern("switched from (INITIALIZING|RUNNING) to FAILED");
-    }
-
-    /** Every input id stands exactly once in the embeddings or the errors of the output. */
-    static void assertEveryIdOnce(Path out, Set<String> inputIds) {
-        Set<String> embedded = Outputs.embeddings(out).keySet(); // fails on a duplicate id
-        List<String> failed = new ArrayList<>();
-        for (JsonNode e : Outputs.jsonLines(out.resolve("errors"))) {
-            failed.add(e.get("id").asText());
-        }
-        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
-        Set<String> all = new HashSet<>(embedded);
-        all.addAll(failed);
-        assertThat(all).isEqualTo(inputIds);
     }
 
     /** The tail of every process log, for failure messages. */

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.Corpus;
+import io.github.flinkinfer.jobs.testutils.Outputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +46,7 @@ class StandaloneClusterITCase {
             cluster.assertJobRecovered(job, client, 150);
         }
 
-        StandaloneCluster.assertEveryIdOnce(out, inputIds);
+        Outputs.assertEveryIdOnce(out, inputIds);
         // The writers killed with the TaskManager never close their in-progress files and
         // FileSink does not remove them in BATCH mode; the driver deletes them after success.
         try (var walked = Files.walk(out)) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import io.github.flinkinfer.jobs.testutils.ModelDirectories;
+import io.github.flinkinfer.jobs.testutils.Outputs;
 import io.github.flinkinfer.jobs.testutils.S3Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ class StandaloneS3ITCase {
         }
 
         Path out = S3.copyTo("out/", tmp.resolve("out"));
-        StandaloneCluster.assertEveryIdOnce(out, inputIds);
+        Outputs.assertEveryIdOnce(out, inputIds);
         assertThat(S3.keys("out/")).contains("out/_SUCCESS-x");
     }
 }

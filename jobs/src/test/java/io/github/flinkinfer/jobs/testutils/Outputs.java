@@ -1,5 +1,7 @@
 package io.github.flinkinfer.jobs.testutils;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -7,9 +9,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
@@ -113,5 +117,18 @@ public final class Outputs {
 
     private static List<Path> withSuffix(List<Path> files, String suffix) {
         return files.stream().filter(f -> f.toString().endsWith(suffix)).toList();
+    }
+
+    /** Every input id stands exactly once in the embeddings or the errors of the output. */
+    public static void assertEveryIdOnce(Path out, Set<String> inputIds) {
+        Set<String> embedded = embeddings(out).keySet(); // fails on a duplicate id
+        List<String> failed = new ArrayList<>();
+        for (JsonNode e : jsonLines(out.resolve("errors"))) {
+            failed.add(e.get("id").asText());
+        }
+        assertThat(new HashSet<>(failed)).hasSameSizeAs(failed).doesNotContainAnyElementsOf(embedded);
+        Set<String> all = new HashSet<>(embedded);
+        all.addAll(failed);
+        assertThat(all).isEqualTo(inputIds);
     }
 }
