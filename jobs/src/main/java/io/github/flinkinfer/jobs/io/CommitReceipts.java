@@ -71,12 +71,7 @@ public final class CommitReceipts {
      */
     static <T> Sink<T> around(FileSink<T> files, Path dir, String runId, String suffix, String name) {
         return new Receipted<>(files, new Path(dir, PREFIX + runId + "." + name).toString(),
-                new FileSinkRef(name, dir.getName()), dir.toString(), partFiles(runId, suffix));
-    }
-
-    /** The names of run {@code runId}'s committed part files ending in {@code suffix}, as a regex. */
-    static String partFiles(String runId, String suffix) {
-        return "part-" + Pattern.quote(runId) + "-" + RunOutput.WRITER_UUID + "-\\d+" + Pattern.quote(suffix);
+                new FileSinkRef(name, dir.getName()), dir.toString(), RunOutput.committedPartFiles(runId, suffix));
     }
 
     /** The run's file outputs in {@code env} (each leaves receipts), for the run info. */

@@ -38,9 +38,17 @@ public final class RunOutput {
     private RunOutput(Path root, String runId) {
         this.root = root;
         this.runId = runId;
-        // FileSink names: <prefix>-<uuid>-<counter><suffix>, in progress: .<name>.inprogress.<uuid>.
-        // Matching the uuid keeps run "a" from claiming the files of run "a-2".
-        this.partFile = Pattern.compile("\\.?part-" + Pattern.quote(runId) + "-" + WRITER_UUID + "-\\d+.*");
+        // committed or in progress (.<name>.inprogress.<uuid>), any suffix
+        this.partFile = Pattern.compile("\\.?" + committedPartFiles(runId, "") + ".*");
+    }
+
+    /**
+     * The names of run {@code runId}'s committed part files ending in {@code suffix}, as a regex.
+     * FileSink names them {@code <prefix>-<uuid>-<counter><suffix>}; matching the uuid keeps run
+     * "a" from claiming the files of run "a-2".
+     */
+    public static String committedPartFiles(String runId, String suffix) {
+        return "part-" + Pattern.quote(runId) + "-" + WRITER_UUID + "-\\d+" + Pattern.quote(suffix);
     }
 
     /** The output {@code location} (any scheme, or a path) of run {@code runId}. */

@@ -66,7 +66,7 @@ class ReceiptWriterTest {
     private String run(int announced, String... committed) throws Exception {
         String prefix = dir.resolve("_committed-r.write-embeddings-parquet").toString();
         var writer = new CommitReceipts.ReceiptWriter(prefix, "write-embeddings-parquet", false, 2,
-                dir.toString(), CommitReceipts.partFiles("r", ".parquet"));
+                dir.toString(), RunOutput.committedPartFiles("r", ".parquet"));
         try (var harness = new OneInputStreamOperatorTestHarness<CommittableMessage<FileSinkCommittable>, Void>(writer)) {
             harness.open();
             harness.processElement(new StreamRecord<>(
