@@ -11,7 +11,7 @@ import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.SameParallelism;
 import io.github.flinkinfer.operators.dedupe.DocumentOutcome;
 import io.github.flinkinfer.operators.dedupe.DuplicateOutcomeFilter;
-import io.github.flinkinfer.operators.dedupe.KeepFirstOutcomesFunction;
+import io.github.flinkinfer.operators.dedupe.KeepFirstDecision;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -19,7 +19,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.api.transformations.StreamExchangeMode;
 import org.apache.flink.streaming.runtime.partitioner.BroadcastPartitioner;
@@ -29,7 +28,7 @@ import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
 
 /**
  * BATCH keep-first without sorting the corpus and without a tail that grows with it: keep-first
- * is decided on the documents' ids and positions alone ({@link KeepFirstOutcomesFunction}; the
+ * is decided on the documents' ids and positions alone ({@link KeepFirstDecision}; the
  * same document kept and the same rows as the dedupe before tokenization). Two shapes:
  * <ul>
  *   <li><b>Inputs that can be read twice</b> (files, a fixed Kafka range: {@link
@@ -101,7 +100,7 @@ final class KeepFirstAfterInference {
     }
 
     /**
-     * The keyed decision: {@code marks} keyed by a hash of the id ({@link KeepFirstOutcomesFunction})
+     * The keyed decision: {@code marks} keyed by a hash of the id ({@link KeepFirstDecision})
      * over an exchange of {@code mode}, one duplicate row per dropped document to {@code errors};
      * returns the dropped documents' positions. Built as {@code keyBy(...).process(...)} builds it,
      * but with the exchange's mode set: Flink's BATCH mode makes every keyed exchange blocking, and
@@ -109,11 +108,11 @@ final class KeepFirstAfterInference {
      */
     private static SingleOutputStreamOperator<String> decide(DataStream<DocumentOutcome> marks,
             List<DataStream<ErrorRecord>> errors, StreamExchangeMode mode) {
-        KeepFirstOutcomesFunction.IdKey key = new KeepFirstOutcomesFunction.IdKey();
+        KeepFirstDecision.IdKey key = new KeepFirstDecision.IdKey();
         SingleOutputStreamOperator<String> dropped = Exchanges.of(marks,
                         new KeyGroupStreamPartitioner<>(key, KeyGroupRangeAssignment.DEFAULT_LOWER_BOUND_MAX_PARALLELISM),
                         mode)
-                .transform("keep-first-ids", Types.STRING, new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()))
+                .transform("keep-first-ids", Types.STRING, new KeepFirstDecision())
                 .uid("keep-first-ids");
         // what KeyedStream adds: keyed state, and in BATCH mode the sorted input
         OneInputTransformation<DocumentOutcome, String> keyed =

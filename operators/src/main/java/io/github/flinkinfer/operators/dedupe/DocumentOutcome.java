@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
- * What {@link KeepFirstOutcomesFunction} keys by id for one document of the corpus: its position
+ * What {@link KeepFirstDecision} keys by id for one document of the corpus: its position
  * mark (its outcome, a result or an error row, is never keyed: {@link DuplicateOutcomeFilter}). A
  * Flink POJO kept small, since there is one mark per document: id, position, and the input's
  * length and sha256 (raw bytes) for the {@code duplicate_id} row it becomes if another document of

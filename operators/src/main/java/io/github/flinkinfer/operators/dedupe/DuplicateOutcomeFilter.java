@@ -17,7 +17,7 @@ import org.apache.flink.util.function.SerializableFunction;
 
 /**
  * Drops the documents, or their outcomes (results, error rows of tokenization and inference),
- * that {@link KeepFirstOutcomesFunction} dropped as duplicates: input 1 is the documents or
+ * that {@link KeepFirstDecision} dropped as duplicates: input 1 is the documents or
  * outcomes, input 2 the dropped documents' positions (every position to every subtask). The
  * operator reads input 2 to its end before the first record of input 1 (it selects that input
  * until it ends, as Flink's own BATCH broadcast operators do), so input 1 needs neither a key

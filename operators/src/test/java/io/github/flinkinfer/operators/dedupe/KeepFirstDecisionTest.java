@@ -14,30 +14,29 @@ import java.util.List;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keep-first after inference in Flink's harnesses: the ids pass ({@link KeepFirstOutcomesFunction},
- * keyed, on marks only) and the result and error-row filters ({@link DuplicateOutcomeFilter}, the
+ * Keep-first after inference in Flink's harnesses: the ids pass ({@link KeepFirstDecision},
+ * keyed, on marks only, which BATCH hands it sorted by key: {@link #sortedByKey}) and the result and error-row filters ({@link DuplicateOutcomeFilter}, the
  * dropped positions broadcast to them). The document with the smallest position keeps its outcome
  * (a result or an error row) whatever order the marks and outcomes arrive in, each other document
  * becomes one duplicate_id row as the dedupe before tokenization wrote it, and the dropped
  * outcomes are handed to the ledger.
  */
-class KeepFirstOutcomesFunctionTest {
+class KeepFirstDecisionTest {
 
     static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened() throws Exception {
-        return opened(new KeepFirstOutcomesFunction.IdKey());
+        return opened(new KeepFirstDecision.IdKey());
     }
 
     static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened(
             KeySelector<DocumentOutcome, Long> key) throws Exception {
         var h = new KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String>(
-                new KeyedProcessOperator<>(new KeepFirstOutcomesFunction()), key, Types.LONG);
+                new KeepFirstDecision(), key, Types.LONG);
         h.open();
         return h;
     }
@@ -71,21 +70,24 @@ class KeepFirstOutcomesFunctionTest {
     record Run(List<String> kept, List<String> errors, List<String> dropped) {}
 
     static Run run(List<Object> outcomes) throws Exception {
-        return run(outcomes, new KeepFirstOutcomesFunction.IdKey());
+        return run(outcomes, new KeepFirstDecision.IdKey());
     }
 
     static Run run(List<Object> outcomes, KeySelector<DocumentOutcome, Long> key) throws Exception {
         List<String> droppedPositions;
         List<ErrorRecord> errors;
         List<String> dropped = new ArrayList<>();
-        try (var h = opened(key)) {
-            for (Object o : outcomes) {
-                if (o instanceof DocumentOutcome keyed) {
-                    h.processElement(keyed, 0);
-                }
+        List<DocumentOutcome> marks = new ArrayList<>();
+        for (Object o : outcomes) {
+            if (o instanceof DocumentOutcome mark) {
+                marks.add(mark);
             }
-            assertThat(h.extractOutputValues()).isEmpty(); // held until the key ends
-            h.processWatermark(Long.MAX_VALUE);
+        }
+        try (var h = opened(key)) {
+            for (DocumentOutcome mark : sortedByKey(marks, key)) {
+                h.processElement(mark, 0);
+            }
+            h.endInput();
             droppedPositions = h.extractOutputValues();
             errors = new ArrayList<>(h.getSideOutput(Outputs.ERRORS).stream().map(StreamRecord::getValue).toList());
         }
@@ -106,6 +108,21 @@ class KeepFirstOutcomesFunctionTest {
                 errors.stream().map(e -> e.id + "@" + e.source + " " + e.reason + " " + e.message + " "
                         + e.inputLength + " " + e.inputSha256).sorted().toList(),
                 dropped.stream().sorted().toList());
+    }
+
+    /**
+     * {@code marks} as BATCH hands them to a keyed operator: every mark of one key before the next
+     * key's (a stable sort by key; the order within a key stays the arrival order).
+     */
+    static List<DocumentOutcome> sortedByKey(List<DocumentOutcome> marks, KeySelector<DocumentOutcome, Long> key)
+            throws Exception {
+        List<DocumentOutcome> sorted = new ArrayList<>(marks);
+        java.util.Map<DocumentOutcome, Long> keys = new java.util.IdentityHashMap<>();
+        for (DocumentOutcome m : marks) {
+            keys.put(m, key.getKey(m));
+        }
+        sorted.sort(java.util.Comparator.comparing(keys::get));
+        return sorted;
     }
 
     /** What {@code filter} passes of {@code outcomes} once it read {@code positions}; the dropped to {@code onDropped}. */
@@ -159,8 +176,21 @@ class KeepFirstOutcomesFunctionTest {
         List<Object> shuffled = new ArrayList<>(corpus());
         Collections.shuffle(shuffled, new Random(7));
         assertThat(run(shuffled, o -> 42L)).isEqualTo(expected);
-        assertThat(KeepFirstOutcomesFunction.IdKey.of("a")).isNotEqualTo(KeepFirstOutcomesFunction.IdKey.of("b"))
-                .isEqualTo(KeepFirstOutcomesFunction.IdKey.of(new String("a")));
+        assertThat(KeepFirstDecision.IdKey.of("a")).isNotEqualTo(KeepFirstDecision.IdKey.of("b"))
+                .isEqualTo(KeepFirstDecision.IdKey.of(new String("a")));
+    }
+
+    @Test
+    void aKeyIsDecidedWhenTheNextKeyStarts() throws Exception {
+        try (var h = opened()) {
+            h.processElement(DocumentOutcome.mark(new Document("a", "later", "f:2")), 0);
+            h.processElement(DocumentOutcome.mark(new Document("a", "first", "f:1")), 0);
+            assertThat(h.extractOutputValues()).as("more marks of the key may follow").isEmpty();
+            h.processElement(DocumentOutcome.mark(new Document("b", "only", "f:3")), 0);
+            assertThat(h.extractOutputValues()).containsExactly("f:2");
+            h.endInput();
+            assertThat(h.extractOutputValues()).containsExactly("f:2");
+        }
     }
 
     @Test
@@ -168,7 +198,7 @@ class KeepFirstOutcomesFunctionTest {
         try (var h = opened()) {
             h.processElement(DocumentOutcome.mark(new Document("b", "only", "f:1")), 0);
             h.processElement(DocumentOutcome.mark(new Document("c", "too long", "f:2")), 0);
-            h.processWatermark(Long.MAX_VALUE);
+            h.endInput();
             assertThat(h.extractOutputValues()).isEmpty();
             assertThat(h.getSideOutput(Outputs.ERRORS)).isNull();
         }
