@@ -87,6 +87,7 @@ def run(build, p, size, rnd=0, warmup=False):
         t = r["series"]["timeline"]
         row.update(jobSeconds=r["wallSeconds"], itemsPerSecond=round(r["itemsPerSecond"]), succeeded=r["succeeded"],
                    firstBatchSeconds=t["firstBatchSeconds"], lastBatchSeconds=t["lastBatchSeconds"],
+                   firstInputSeconds=t.get("firstInputSeconds"),  # None before 2026-12-06
                    tailSeconds=round(r["wallSeconds"] - t["lastBatchSeconds"], 3), realTokens=r["realTokens"])
     except Exception as e:  # a failed run has no report: its row says so
         row["error"] = repr(e)[:200]
@@ -117,25 +118,28 @@ def median_row(build, p, size):
     m = dict(ok[0])
     for k in ("jobSeconds", "cpuSeconds", "firstBatchSeconds", "tailSeconds", "processSeconds"):
         m[k] = statistics.median(r[k] for r in ok)
+    known = [r["firstInputSeconds"] for r in ok if r.get("firstInputSeconds") is not None]
+    m["firstInputSeconds"] = statistics.median(known) if known else None
     m["itemsPerSecond"] = round(m["docs"] / m["jobSeconds"])
     m["runs"] = len(ok)
     return m
 
-lines = ["| build | P | runs | job-wide items/s (N / KN) | first batch s | tail s (KN) | fixed s | marginal items/s | marginal µs CPU/doc |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+lines = ["| build | P | runs | job-wide items/s (N / KN) | first input s (KN) | first batch s | tail s (KN) | fixed s | marginal items/s | marginal µs CPU/doc |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 fixed_by = {}
 for p in a.parallelism:
     for build in builds:
         n, kn = median_row(build, p, "n"), median_row(build, p, "kn")
         if "jobSeconds" not in n or "jobSeconds" not in kn:
-            lines.append(f"| {build} | {p} | | failed (rc {n.get('rc')} / {kn.get('rc')}) | | | | | |")
+            lines.append(f"| {build} | {p} | | failed (rc {n.get('rc')} / {kn.get('rc')}) | | | | | | |")
             continue
         extra = kn["docs"] - n["docs"]
         fixed = (kn["docs"] * n["jobSeconds"] - n["docs"] * kn["jobSeconds"]) / extra
         marg = extra / (kn["jobSeconds"] - n["jobSeconds"]) if kn["jobSeconds"] > n["jobSeconds"] else float("nan")
         cpu = (kn["cpuSeconds"] - n["cpuSeconds"]) / extra * 1e6
         fixed_by[build, p] = fixed
-        lines.append(f"| {build} | {p} | {n['runs']}+{kn['runs']} | {n['itemsPerSecond']:,} / {kn['itemsPerSecond']:,} | {n['firstBatchSeconds']:.2f} / {kn['firstBatchSeconds']:.2f}"
+        first_input = "—" if kn["firstInputSeconds"] is None else f"{kn['firstInputSeconds']:.2f}"
+        lines.append(f"| {build} | {p} | {n['runs']}+{kn['runs']} | {n['itemsPerSecond']:,} / {kn['itemsPerSecond']:,} | {first_input} | {n['firstBatchSeconds']:.2f} / {kn['firstBatchSeconds']:.2f}"
                      f" | {kn['tailSeconds']:.2f} | {fixed:.2f} | {marg:,.0f} | {cpu:.0f} |")
 ps = sorted(a.parallelism)
 for build in builds:  # what grows with P: the widest P's fixed seconds over the narrowest but one's (P=2 of 1, 2, 16)

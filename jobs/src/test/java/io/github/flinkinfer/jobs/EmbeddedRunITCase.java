@@ -41,6 +41,11 @@ class EmbeddedRunITCase {
         assertThat(s.clusterStart.seconds()).isPositive();
         List<Timeline.Lane> lanes = s.series.timeline.subtasks;
         assertThat(lanes).hasSize(2).allSatisfy(l -> assertThat(l.sessionPrepared).isTrue());
+        // the cold start split: inputs reach inference after the read and keep-first's id pass
+        assertThat(lanes).allSatisfy(l -> assertThat(l.firstInputAt).isNotNull().isPositive()
+                .isLessThanOrEqualTo(l.firstBatchStart));
+        assertThat(s.series.timeline.firstInputSeconds).isPositive()
+                .isLessThanOrEqualTo(s.series.timeline.firstBatchSeconds);
     }
 
     @Test

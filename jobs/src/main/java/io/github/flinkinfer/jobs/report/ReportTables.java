@@ -38,7 +38,12 @@ final class ReportTables {
         b.append("</table>");
         if (t.fromSubmission) {
             b.append("<p class=\"note\">First batch ").append(esc(num(t.firstBatchSeconds)))
-                    .append(" s after submission (the cold start); the last batch ended ")
+                    .append(" s after submission (the cold start");
+            if (t.firstInputSeconds != null) {
+                b.append("; the first input reached inference at ").append(esc(num(t.firstInputSeconds)))
+                        .append(" s, after the read and, where there is one, keep-first's id pass");
+            }
+            b.append("); the last batch ended ")
                     .append(esc(num(t.lastBatchSeconds))).append(" s after it, ")
                     .append(esc(num(t.tailSeconds())))
                     .append(" s before the job's end (the tail: dedupe after inference, writers, commit).")

@@ -386,9 +386,10 @@ public final class RunSummary {
         Timeline t = series.timeline;
         t.subtasks.stream().max(java.util.Comparator.comparingDouble(l -> l.modelReadSeconds
                 + l.sessionCreateSeconds + l.warmUpSeconds)).ifPresent(l -> out.printf(
-                "  cold start         first batch %.2f s after %s; %smodel read+sha256 %.2f s, session %.2f s"
+                "  cold start         first batch %.2f s after %s%s; %smodel read+sha256 %.2f s, session %.2f s"
                         + " (graph cache %s%s), warm-up %.2f s, tokenizer %.2f s (slowest subtask)%n",
                 t.firstBatchSeconds, t.fromSubmission ? "submission" : "the first subtask opened",
+                t.firstInputSeconds == null ? "" : String.format(Locale.ROOT, " (first input %.2f s)", t.firstInputSeconds),
                 clusterStart == null ? "" : String.format(Locale.ROOT, "embedded cluster %.2f s (ready %.2f s %s"
                         + " submission%s), ", clusterStart.seconds(),
                         Math.abs(clusterStart.readyAfterSubmissionSeconds()),

@@ -27,6 +27,12 @@ public final class Timeline {
     /** Seconds from time 0 to the start of the first batch: the cold start. */
     public final double firstBatchSeconds;
     /**
+     * Seconds from time 0 to the first input any inference subtask received; null where the
+     * ledger predates it. Of the cold start, what comes before it is start-up and waiting for input
+     * (the read, keep-first's id pass); from it to {@link #firstBatchSeconds}, filling a batch.
+     */
+    public final Double firstInputSeconds;
+    /**
      * Seconds from time 0 to the end of the last batch; from there to {@link #endSeconds} no batch
      * runs (the dedupe after inference, the writers after it, the commit): a device's idle tail.
      */
@@ -36,11 +42,12 @@ public final class Timeline {
     public final List<double[]> throughput;
 
     private Timeline(long startMillis, boolean fromSubmission, double endSeconds, double firstBatchSeconds,
-            double lastBatchSeconds, List<Lane> subtasks, List<double[]> throughput) {
+            Double firstInputSeconds, double lastBatchSeconds, List<Lane> subtasks, List<double[]> throughput) {
         this.startMillis = startMillis;
         this.fromSubmission = fromSubmission;
         this.endSeconds = endSeconds;
         this.firstBatchSeconds = firstBatchSeconds;
+        this.firstInputSeconds = firstInputSeconds;
         this.lastBatchSeconds = lastBatchSeconds;
         this.subtasks = List.copyOf(subtasks);
         this.throughput = Collections.unmodifiableList(throughput);
@@ -69,6 +76,8 @@ public final class Timeline {
         public final double lastBatchEnd;
         /** Start of its first batch (s). */
         public final double firstBatchStart;
+        /** Its first input's arrival (s); null where the ledger predates it. */
+        public final Double firstInputAt;
         /** Phases of its model load(s) (s, summed over attempts): read + sha256, session, warm-up. */
         public final double modelReadSeconds;
         public final double sessionCreateSeconds;
@@ -84,6 +93,7 @@ public final class Timeline {
         private Lane(int subtask, RunLedger.Lane l, long t0, double end) {
             this.subtask = subtask;
             this.firstBatchStart = (l.firstBatchAt - t0) / 1000.0;
+            this.firstInputAt = l.firstInputAt > 0 ? (l.firstInputAt - t0) / 1000.0 : null;
             List<Double> opened = new ArrayList<>();
             for (long at : l.openedAt) {
                 opened.add((at - t0) / 1000.0);
@@ -129,7 +139,7 @@ public final class Timeline {
         List<Map.Entry<Integer, RunLedger.Lane>> lanes = ledger.subtasks.entrySet().stream()
                 .filter(e -> e.getValue().batches > 0).toList();
         if (lanes.isEmpty()) {
-            return new Timeline(0, false, 0, 0, 0, List.of(), new ArrayList<>());
+            return new Timeline(0, false, 0, 0, null, 0, List.of(), new ArrayList<>());
         }
         long firstOpened = lanes.stream().flatMap(e -> e.getValue().openedAt.stream())
                 .mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
@@ -144,7 +154,9 @@ public final class Timeline {
         for (Map.Entry<Integer, RunLedger.Lane> e : lanes) {
             out.add(new Lane(e.getKey(), e.getValue(), start, end));
         }
-        return new Timeline(start, fromSubmission, end, (firstBatch - start) / 1000.0, lastBatch, out,
+        Double firstInput = out.stream().map(l -> l.firstInputAt).filter(java.util.Objects::nonNull)
+                .min(Double::compare).orElse(null);
+        return new Timeline(start, fromSubmission, end, (firstBatch - start) / 1000.0, firstInput, lastBatch, out,
                 throughput(ledger, start, start + (long) (end * 1000), THROUGHPUT_BINS));
     }
 

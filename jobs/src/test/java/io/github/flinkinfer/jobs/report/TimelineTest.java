@@ -87,6 +87,29 @@ class TimelineTest {
     }
 
     @Test
+    void theFirstInputSplitsTheColdStartIntoWaitingForInputAndFillingABatch() {
+        BatchMetrics a = batch(0, 1000, 500, 2500, 100, 10);
+        a.firstInputAtMillis = SUBMITTED + 1900;
+        BatchMetrics b = batch(1, 1000, 500, 2200, 100, 10);
+        b.firstInputAtMillis = SUBMITTED + 1600;
+        BatchMetrics later = batch(1, 1000, 0, 2400, 100, 10); // reported once per subtask: 0 here
+        // partial ledgers, as the tallies hand them on (JSON), merged by the run ledger
+        io.github.flinkinfer.operators.ledger.RunLedger merged = ledger(List.of(a));
+        merged.merge(io.github.flinkinfer.operators.ledger.RunLedger.fromJson(ledger(List.of(b)).toJson()));
+        merged.merge(io.github.flinkinfer.operators.ledger.RunLedger.fromJson(ledger(List.of(later)).toJson()));
+        Timeline t = Timeline.of(merged, SUBMITTED, 5.0);
+
+        assertThat(t.subtasks.get(0).firstInputAt).isCloseTo(1.9, within(1e-9));
+        assertThat(t.subtasks.get(1).firstInputAt).isCloseTo(1.6, within(1e-9));
+        assertThat(t.firstInputSeconds).as("the earliest subtask's").isCloseTo(1.6, within(1e-9));
+        assertThat(t.firstBatchSeconds).isEqualTo(2.2);
+
+        Timeline older = Timeline.of(ledger(List.of(batch(0, 1000, 500, 2000, 500, 10))), SUBMITTED, 5.0);
+        assertThat(older.firstInputSeconds).as("a ledger from before the field").isNull();
+        assertThat(older.subtasks.get(0).firstInputAt).isNull();
+    }
+
+    @Test
     void withoutASubmissionTimeTheAxisStartsWhenTheFirstSubtaskOpened() {
         Timeline t = Timeline.of(ledger(List.of(batch(0, 1000, 500, 2000, 500, 10))), 0, 0);
         assertThat(t.fromSubmission).isFalse();

@@ -113,6 +113,8 @@ public final class RunLedger {
         /** [opened, load ms] of each model load. */
         public List<long[]> modelLoads = new ArrayList<>();
         public long firstBatchAt;
+        /** Epoch millis of its first input (the earliest over attempts); 0 = not known (older runs). */
+        public long firstInputAt;
         public long lastBatchEnd;
         public double busyMs;
         public long items;
@@ -177,6 +179,7 @@ public final class RunLedger {
                 }
                 processCpuLastMs = Math.max(processCpuLastMs, m.processCpuMs);
             }
+            firstInputAt = earliest(firstInputAt, m.firstInputAtMillis);
             long end = m.startedAtMillis + (long) m.totalMs;
             firstBatchAt = batches == 0 ? m.startedAtMillis : Math.min(firstBatchAt, m.startedAtMillis);
             lastBatchEnd = Math.max(lastBatchEnd, end);
@@ -194,6 +197,11 @@ public final class RunLedger {
             compact();
         }
 
+        /** The earlier of two epoch times, 0 being unknown. */
+        private static long earliest(long a, long b) {
+            return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+        }
+
         void merge(Lane o) {
             for (Long t : o.openedAt) {
                 if (!openedAt.contains(t)) {
@@ -202,6 +210,7 @@ public final class RunLedger {
             }
             modelLoads.addAll(o.modelLoads);
             firstBatchAt = batches == 0 ? o.firstBatchAt : o.batches == 0 ? firstBatchAt : Math.min(firstBatchAt, o.firstBatchAt);
+            firstInputAt = earliest(firstInputAt, o.firstInputAt);
             lastBatchEnd = Math.max(lastBatchEnd, o.lastBatchEnd);
             if (o.processCpuFirstMs >= 0) {
                 process = o.process;

@@ -49,6 +49,12 @@ public class BatchMetrics {
     public int subtasks;
     /** Epoch millis when this subtask opened (model load starts). */
     public long subtaskOpenedAtMillis;
+    /**
+     * Epoch millis at which this subtask's first input arrived, on the first batch that follows it
+     * only (0 on the others): from opening to here it waited for input (the read, keep-first's id
+     * pass), from here to its first batch it filled one.
+     */
+    public long firstInputAtMillis;
     /** Model load time, on the subtask's first batch only (0 on the others). */
     public long modelLoadMs;
     /**

@@ -84,6 +84,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient LengthBucketBatcher<TokenizedDocument> batcher;
     private transient BatchExecutor executor;
     private transient BatchRecorder recorder;
+    private transient boolean inputArrived;
     private transient QualitySampler quality;
     private transient ListState<TokenizedDocument> bufferedState;
     private transient ListState<QualitySample> qualityState;
@@ -178,6 +179,10 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
 
     @Override
     public void processElement(StreamRecord<TokenizedDocument> element) {
+        if (!inputArrived) {
+            inputArrived = true;
+            recorder.firstInput(System.currentTimeMillis());
+        }
         submitAll(batcher.add(element.getValue(), System.nanoTime()));
         executor.emitFinished(false);
     }

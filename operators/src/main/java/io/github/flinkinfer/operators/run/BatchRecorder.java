@@ -28,12 +28,19 @@ final class BatchRecorder {
     private final boolean onGpu;
     private long batchSeq;
     private boolean loadReported;
+    private long firstInputAtMillis;
+    private boolean inputReported;
 
     BatchRecorder(Subtask subtask, CostModel costModel, InferenceMetrics meters) {
         this.subtask = subtask;
         this.costModel = costModel;
         this.meters = meters;
         this.onGpu = subtask.runtime().device().kind() == Device.Kind.CUDA;
+    }
+
+    /** Notes that the subtask's first input arrived at {@code atMillis} (epoch). */
+    void firstInput(long atMillis) {
+        firstInputAtMillis = atMillis;
     }
 
     /** Counts one failed input by {@code stage/reason}. */
@@ -80,6 +87,10 @@ final class BatchRecorder {
         m.subtasks = subtask.parallelism();
         m.subtaskOpenedAtMillis = subtask.openedAtMillis();
         m.graphCache = subtask.runtime().loadTimes().graphCache();
+        if (!inputReported && firstInputAtMillis > 0) {
+            m.firstInputAtMillis = firstInputAtMillis;
+            inputReported = true;
+        }
         if (!loadReported) {
             m.modelLoadMs = subtask.modelLoadMillis(); // once per subtask: the report charges it as load
             LoadTimes phases = subtask.runtime().loadTimes();

@@ -145,6 +145,9 @@ class BatchInferenceOperatorTest {
             });
             assertThat(m.get(0).modelLoadMs).isPositive();
             assertThat(m.subList(1, 4)).extracting(x -> x.modelLoadMs).containsOnly(0L);
+            assertThat(m.get(0).firstInputAtMillis).as("first input: after opening, before the first batch")
+                    .isBetween(m.get(0).subtaskOpenedAtMillis, m.get(0).startedAtMillis);
+            assertThat(m.subList(1, 4)).extracting(x -> x.firstInputAtMillis).containsOnly(0L);
             BatchMetrics first = m.get(0);
             assertThat(first.sessionCreateMs).isPositive();
             assertThat(first.modelReadMs + first.sessionCreateMs + first.warmUpMs)
