@@ -16,6 +16,7 @@ import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -104,10 +105,17 @@ final class KeepFirstAfterInference {
      * over an exchange of {@code mode}, one duplicate row per dropped document to {@code errors};
      * returns the dropped documents' positions. Built as {@code keyBy(...).process(...)} builds it,
      * but with the exchange's mode set: Flink's BATCH mode makes every keyed exchange blocking, and
-     * there is no public API for one edge's mode.
+     * there is no public API for one edge's mode. {@link KeepFirstDecision} decides a key when the
+     * next one starts, so it needs the sorted inputs BATCH gives keyed operators: refused, with the
+     * setting named, where {@code execution.sorted-inputs.enabled} turns them off.
      */
     private static SingleOutputStreamOperator<String> decide(DataStream<DocumentOutcome> marks,
             List<DataStream<ErrorRecord>> errors, StreamExchangeMode mode) {
+        if (!marks.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.SORT_INPUTS)) {
+            throw new IllegalArgumentException("keep-first decides each id on BATCH's inputs sorted by key, and "
+                    + ExecutionOptions.SORT_INPUTS.key() + " is false: set it to true (Flink's default),"
+                    + " or run with --duplicates allow");
+        }
         KeepFirstDecision.IdKey key = new KeepFirstDecision.IdKey();
         SingleOutputStreamOperator<String> dropped = Exchanges.of(marks,
                         new KeyGroupStreamPartitioner<>(key, KeyGroupRangeAssignment.DEFAULT_LOWER_BOUND_MAX_PARALLELISM),
