@@ -23,7 +23,7 @@ pars=${5:-1 2 16}
 out=${6:-$root/bench/target/fixed-marginal-$(date +%Y%m%d-%H%M)}
 mkdir -p "$out"
 card=$root/bench/build/fixture-model/card.json
-[[ -f $card ]] || bash "$root/bench/fixture/build-fixture-model.sh"
+bash "$root/bench/fixture/build-fixture-model.sh" >/dev/null
 sample=$root/datasets/sample/wordnet-sample.jsonl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -20,7 +20,7 @@ corpus=$(realpath "${2:-$root/datasets/build/gcide.jsonl}")
 rounds=${3:-3}
 shift $(( $# < 3 ? $# : 3 ))
 card=$root/bench/build/fixture-model/card.json
-[[ -f $card ]] || bash "$root/bench/fixture/build-fixture-model.sh"
+bash "$root/bench/fixture/build-fixture-model.sh" >/dev/null
 opts=$(cat "$root/jobs/target/launcher/jvm.options")
 basecp=$base/jobs/target/classes:$(cat "$base/jobs/target/cp.txt")
 basemain=io.github.flinkinfer.jobs.Main # before the packages by role (ebd54ee); later builds: jobs.cli.Main

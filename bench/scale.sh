@@ -14,7 +14,7 @@ cd "$ROOT"
 SIZES=("$@"); [ ${#SIZES[@]} -gt 0 ] || SIZES=(1000000 3000000 10000000)
 OUT="$ROOT/bench/build/scale"; mkdir -p "$OUT"
 CARD="$ROOT/bench/build/fixture-model/card.json"
-[ -f "$CARD" ] || bench/fixture/build-fixture-model.sh >/dev/null
+bench/fixture/build-fixture-model.sh >/dev/null
 [ -x bin/flink-inference ] && [ -d jobs/target/launcher ] || mvn -B -q -DskipTests -Djob-jar.skip=true package
 {
   echo "| records | wall s | items/s | first batch s | after the job s | driver allocated KiB | heap peak MiB | ledger bytes | metrics bytes per 1M items |"

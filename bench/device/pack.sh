@@ -13,7 +13,7 @@ HERE=$ROOT/bench/device
 L=jobs/target/launcher
 [ -f "$L/classpath-compile" ] || mvn -B -q -DskipTests package
 CARD=$ROOT/bench/build/fixture-model/card.json
-[ -f "$CARD" ] || bench/fixture/build-fixture-model.sh >/dev/null
+bench/fixture/build-fixture-model.sh >/dev/null
 # 1. which classes an embed run loads (CDS off, so every class names its jar)
 log=$(mktemp); corpus=$(mktemp --suffix=.jsonl); plugins=$(mktemp -d)
 python3 "$HERE/gen_corpus.py" datasets/sample/wordnet-sample.jsonl 20000 "$corpus"
