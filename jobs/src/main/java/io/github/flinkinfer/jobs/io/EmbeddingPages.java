@@ -14,16 +14,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import com.github.luben.zstd.Zstd;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -45,7 +43,9 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  *
  * <p>Pages (format v1): {@code BYTE_STREAM_SPLIT} floats; {@code PLAIN} strings, integers and
  * booleans; repetition and definition levels as RLE runs (every level of this schema is 0 or 1);
- * each page ZSTD-compressed by parquet-java's codec. A page ends at about {@link #PAGE_BYTES} of
+ * each page ZSTD-compressed in one zstd-jni call ({@link Zstd#compressByteArray}; parquet-java's
+ * codec opened a compression stream, and its native context, per page and column, 1.5 times the
+ * CPU per row: docs/benchmarks/fixture-2026-12-06.md). A page ends at about {@link #PAGE_BYTES} of
  * floats (all columns end their pages on the same row), a row group at {@link #ROW_GROUP_BYTES}
  * of compressed pages, as parquet-java's defaults. Statistics as before: min/max and null counts
  * for every column but the embedding.
@@ -67,8 +67,8 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
     private final int pageBytes;
     private final long rowGroupBytes;
     private final ParquetFileWriter file;
-    private final CodecFactory codecs;
-    private final BytesInputCompressor zstd;
+    /** The compressed page's scratch, at {@link Zstd#compressBound} of the largest page so far. */
+    private byte[] compressed = new byte[0];
     private final Map<String, String> footer;
     private final Strings id;
     private final Vectors embedding;
@@ -122,10 +122,6 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
                 ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
                 ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
                 ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
-        Configuration conf = new Configuration(false);
-        conf.setInt("parquet.compression.codec.zstd.level", ZSTD_LEVEL);
-        this.codecs = new CodecFactory(conf, pageBytes);
-        this.zstd = codecs.getCompressor(CompressionCodecName.ZSTD);
         file.start();
     }
 
@@ -155,7 +151,7 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
 
     private void endPage() throws IOException {
         for (Column c : columns) {
-            groupBytes += c.endPage(pageRows, zstd);
+            groupBytes += c.endPage(pageRows, this::compress);
         }
         groupRows += pageRows;
         pageRows = 0;
@@ -179,19 +175,28 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         out.flush(); // rows stay in the open page and row group: Parquet writes whole row groups
     }
 
+    /** {@code page}'s first {@code size} bytes as one ZSTD frame at {@link #ZSTD_LEVEL}, in an array of their own. */
+    private byte[] compress(byte[] page, int size) throws IOException {
+        long bound = Zstd.compressBound(size);
+        if (compressed.length < bound) {
+            compressed = new byte[Math.toIntExact(bound)];
+        }
+        long n = Zstd.compressByteArray(compressed, 0, compressed.length, page, 0, size, ZSTD_LEVEL);
+        if (Zstd.isError(n)) {
+            throw new IOException("ZSTD could not compress a page of " + size + " bytes: " + Zstd.getErrorName(n));
+        }
+        return Arrays.copyOf(compressed, (int) n);
+    }
+
     @Override
     public void finish() throws IOException {
-        try {
-            if (pageRows > 0) {
-                endPage();
-            }
-            if (groupRows > 0) {
-                endRowGroup();
-            }
-            file.end(footer);
-        } finally {
-            codecs.release();
+        if (pageRows > 0) {
+            endPage();
         }
+        if (groupRows > 0) {
+            endRowGroup();
+        }
+        file.end(footer);
     }
 
     /** The leaf columns this writer encodes, by dotted path, in the schema's order. */
@@ -321,11 +326,11 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         }
 
         /** Encodes and compresses the open page; returns its compressed size. */
-        long endPage(int rows, BytesInputCompressor codec) throws IOException {
+        long endPage(int rows, Compressor codec) throws IOException {
             Bytes page = new Bytes(pageSizeHint());
             levels(page);
             valuesTo(page);
-            BytesInput compressed = BytesInput.copy(codec.compress(BytesInput.from(page.array(), 0, page.size())));
+            BytesInput compressed = BytesInput.from(codec.compress(page.array(), page.size()));
             pages.add(new Page(compressed, page.size(), pageValues, rows, statistics, encoding()));
             chunkValues += pageValues;
             values.clear();
@@ -345,6 +350,12 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
             pages.clear();
             chunkValues = 0;
         }
+    }
+
+    /** A page's bytes compressed into an array of their own. */
+    @FunctionalInterface
+    private interface Compressor {
+        byte[] compress(byte[] page, int size) throws IOException;
     }
 
     private record Page(BytesInput bytes, int uncompressedBytes, int values, long rows, Statistics<?> statistics,
