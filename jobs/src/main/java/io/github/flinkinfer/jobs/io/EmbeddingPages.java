@@ -47,7 +47,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * codec opened a compression stream, and its native context, per page and column, 1.5 times the
  * CPU per row: docs/benchmarks/fixture-2026-12-06.md). A page ends at about {@link #PAGE_BYTES} of
  * floats (all columns end their pages on the same row), a row group at {@link #ROW_GROUP_BYTES}
- * of compressed pages, as parquet-java's defaults. Statistics as before: min/max and null counts
+ * of compressed pages, as parquet-java's defaults, or earlier where the JVM's open writers would
+ * hold more than their share of the heap ({@link RowGroupBudget}). Statistics as before: min/max and null counts
  * for every column but the embedding.
  *
  * <p>Each column is bound to the schema's by name, once, at construction ({@link Binding}): a
@@ -66,6 +67,7 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
     private final FSDataOutputStream out;
     private final int pageBytes;
     private final long rowGroupBytes;
+    private final RowGroupBudget budget;
     private final ParquetFileWriter file;
     /** The compressed page's scratch, at {@link Zstd#compressBound} of the largest page so far. */
     private byte[] compressed = new byte[0];
@@ -97,7 +99,14 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
     /** With other page and row group sizes (tests: many of each in a small file). */
     EmbeddingPages(FSDataOutputStream out, MessageType schema, Map<String, String> footer, int pageBytes,
             long rowGroupBytes) throws IOException {
+        this(out, schema, footer, pageBytes, rowGroupBytes, RowGroupBudget.JVM);
+    }
+
+    /** With the heap budget its row groups share with other writers' (tests: a budget of their own). */
+    EmbeddingPages(FSDataOutputStream out, MessageType schema, Map<String, String> footer, int pageBytes,
+            long rowGroupBytes, RowGroupBudget budget) throws IOException {
         this.out = out;
+        this.budget = budget;
         this.footer = footer;
         this.pageBytes = pageBytes;
         this.rowGroupBytes = rowGroupBytes;
@@ -123,6 +132,7 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
                 ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH,
                 ParquetProperties.DEFAULT_PAGE_WRITE_CHECKSUM_ENABLED);
         file.start();
+        budget.opened(this);
     }
 
     @Override
@@ -155,7 +165,7 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         }
         groupRows += pageRows;
         pageRows = 0;
-        if (groupBytes >= rowGroupBytes) {
+        if (groupBytes >= budget.bytesPerWriter(rowGroupBytes)) {
             endRowGroup();
         }
     }
@@ -190,13 +200,17 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
 
     @Override
     public void finish() throws IOException {
-        if (pageRows > 0) {
-            endPage();
+        try {
+            if (pageRows > 0) {
+                endPage();
+            }
+            if (groupRows > 0) {
+                endRowGroup();
+            }
+            file.end(footer);
+        } finally {
+            budget.closed(this);
         }
-        if (groupRows > 0) {
-            endRowGroup();
-        }
-        file.end(footer);
     }
 
     /** The leaf columns this writer encodes, by dotted path, in the schema's order. */

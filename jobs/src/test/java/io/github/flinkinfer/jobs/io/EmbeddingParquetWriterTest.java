@@ -161,6 +161,50 @@ class EmbeddingParquetWriterTest {
         }
     }
 
+    /**
+     * Row groups end at the writer's share of the JVM's budget: the more writers are open, the
+     * smaller each one's groups, and every row is read back whatever the groups' sizes.
+     */
+    @Test
+    void rowGroupsEndAtTheWritersShareOfTheBudget() throws Exception {
+        java.util.Random random = new java.util.Random(5);
+        List<InferenceResult> written = new ArrayList<>();
+        for (int i = 0; i < 12_000; i++) { // about 16 MB compressed
+            float[] v = new float[384];
+            for (int h = 0; h < v.length; h++) {
+                v[h] = (float) random.nextGaussian() / 20;
+            }
+            written.add(result("d" + i, v));
+        }
+        RowGroupBudget budget = new RowGroupBudget(8 * RowGroupBudget.MIN_BYTES); // 32 MB
+        BulkWriter.Factory<InferenceResult> pages = out -> new EmbeddingPages(out, EmbeddingParquetWriter.PARQUET_SCHEMA,
+                EmbeddingParquetWriter.FOOTER, EmbeddingPages.PAGE_BYTES, EmbeddingPages.ROW_GROUP_BYTES, budget);
+
+        Path alone = write(pages, written, tmp.resolve("alone.parquet")); // a 32 MB share: one group
+        assertThat(budget.openWriters()).as("finished writers leave the budget").isZero();
+        List<Object> others = new ArrayList<>();
+        for (int i = 0; i < 7; i++) { // seven more writers open: a 4 MB share each
+            Object other = new Object();
+            others.add(other);
+            budget.opened(other);
+        }
+        Path shared = write(pages, written, tmp.resolve("shared.parquet"));
+        others.forEach(budget::closed);
+
+        for (Path file : List.of(alone, shared)) {
+            assertThat(readAll(file)).as(file.toString()).hasSize(written.size());
+        }
+        assertThat(rowGroupsOf(alone)).isEqualTo(1);
+        assertThat(rowGroupsOf(shared)).as("4 MB groups of about 16 MB").isBetween(3, 5);
+    }
+
+    private static int rowGroupsOf(Path file) throws Exception {
+        try (org.apache.parquet.hadoop.ParquetFileReader footer =
+                org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+            return footer.getFooter().getBlocks().size();
+        }
+    }
+
     @Test
     void aNullInARequiredColumnIsRefusedNotWritten() throws Exception {
         InferenceResult noModel = result("doc-1", new float[] {1f});
