@@ -9,8 +9,9 @@ import java.nio.file.Path;
 
 /**
  * The benchmark fixture model (bench/fixture: a real ONNX graph with all-MiniLM-L6-v2's inputs
- * and output, of negligible cost; each token's vector is a table row, so a text's embedding does
- * not depend on its batch), built into a directory for ITCases that run many documents.
+ * and output that costs the host about what a GPU's output copy does; each token's vector is a
+ * table row, so a text's embedding does not depend on its batch), built into a directory for
+ * ITCases that run many documents.
  *
  * <pre>{@code
  * Path card = FixtureModel.build(dir); // then embed --model <card> --max-length 128
@@ -21,8 +22,15 @@ public final class FixtureModel {
 
     /** Builds the model and its card in {@code dir} (bench/fixture/build-fixture-model.sh); returns the card. */
     public static Path build(Path dir) throws IOException, InterruptedException {
+        return build(dir, "lean");
+    }
+
+    /** {@link #build} of one of the script's graphs: {@code lean} (the default) or {@code masked}. */
+    public static Path build(Path dir, String graph) throws IOException, InterruptedException {
         Path script = Corpus.locate("bench/fixture/build-fixture-model.sh");
-        Process p = new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true).start();
+        ProcessBuilder build = new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true);
+        build.environment().put("FIXTURE_GRAPH", graph);
+        Process p = build.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isZero();
         Path card = dir.resolve("card.json");
