@@ -14,7 +14,6 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.core.fs.local.LocalDataOutputStream;
 import org.apache.parquet.avro.AvroParquetReader;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
@@ -55,18 +54,14 @@ class AvroParquetRowWriterTest {
         RowGroupBudget budget = new RowGroupBudget(8 * RowGroupBudget.MIN_BYTES); // 32 MB
         Path alone = write(budget, rows, tmp.resolve("alone.parquet"));
         assertThat(budget.openWriters()).as("a finished writer leaves the budget").isZero();
-        List<Object> others = new ArrayList<>();
-        for (int i = 0; i < 7; i++) { // seven more writers open: a 4 MB share each
-            others.add(new Object());
-            budget.opened(others.get(i));
-        }
+        List<Object> others = RowGroups.occupy(budget, 7); // seven more writers open: a 4 MB share each
         Path shared = write(budget, rows, tmp.resolve("shared.parquet"));
         others.forEach(budget::closed);
 
         assertThat(read(alone)).isEqualTo(rows);
         assertThat(read(shared)).isEqualTo(rows);
-        assertThat(rowGroupsOf(alone)).isEqualTo(1);
-        assertThat(rowGroupsOf(shared)).as("4 MB groups of about 13 MB").isBetween(2, 5);
+        assertThat(RowGroups.of(alone)).isEqualTo(1);
+        assertThat(RowGroups.of(shared)).as("4 MB groups of about 13 MB").isBetween(2, 5);
     }
 
     private static Path write(RowGroupBudget budget, List<String> rows, Path file) throws Exception {
@@ -89,11 +84,5 @@ class AvroParquetRowWriterTest {
             }
         }
         return values;
-    }
-
-    private static int rowGroupsOf(Path file) throws Exception {
-        try (ParquetFileReader footer = ParquetFileReader.open(new LocalInputFile(file))) {
-            return footer.getFooter().getBlocks().size();
-        }
     }
 }

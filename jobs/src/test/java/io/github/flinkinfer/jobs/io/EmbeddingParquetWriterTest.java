@@ -182,27 +182,15 @@ class EmbeddingParquetWriterTest {
 
         Path alone = write(pages, written, tmp.resolve("alone.parquet")); // a 32 MB share: one group
         assertThat(budget.openWriters()).as("finished writers leave the budget").isZero();
-        List<Object> others = new ArrayList<>();
-        for (int i = 0; i < 7; i++) { // seven more writers open: a 4 MB share each
-            Object other = new Object();
-            others.add(other);
-            budget.opened(other);
-        }
+        List<Object> others = RowGroups.occupy(budget, 7); // seven more writers open: a 4 MB share each
         Path shared = write(pages, written, tmp.resolve("shared.parquet"));
         others.forEach(budget::closed);
 
         for (Path file : List.of(alone, shared)) {
             assertThat(readAll(file)).as(file.toString()).hasSize(written.size());
         }
-        assertThat(rowGroupsOf(alone)).isEqualTo(1);
-        assertThat(rowGroupsOf(shared)).as("4 MB groups of about 16 MB").isBetween(3, 5);
-    }
-
-    private static int rowGroupsOf(Path file) throws Exception {
-        try (org.apache.parquet.hadoop.ParquetFileReader footer =
-                org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
-            return footer.getFooter().getBlocks().size();
-        }
+        assertThat(RowGroups.of(alone)).isEqualTo(1);
+        assertThat(RowGroups.of(shared)).as("4 MB groups of about 16 MB").isBetween(3, 5);
     }
 
     @Test
