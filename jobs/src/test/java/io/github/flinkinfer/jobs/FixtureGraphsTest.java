@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The benchmark fixture's two graphs (bench/fixture/fixture_model.py) embed every text alike, bit
+ * The benchmark fixture's lean and masked graphs (bench/fixture/fixture_model.py) embed every text alike, bit
  * for bit: the lean graph (one Gather) is the masked one (plus token type, times the mask) without
  * the two passes that change no value pooling reads. The lean graph leaves a table row at padded
  * positions, so its vectors also show that pooling ignores padding: a text's vector is the same
@@ -57,6 +57,35 @@ class FixtureGraphsTest {
         }
         assertThat(inputs.stream().mapToInt(ids -> ids.length).distinct().count())
                 .as("texts of many lengths, so batches are padded").isGreaterThan(10);
+    }
+
+    /**
+     * The pooled graph, the stand-in for a GPU that pools on the device: one unit vector of 384 per
+     * text, the same alone as in a batch, and nothing appended to it (the card's output is pooled).
+     */
+    @Test
+    void thePooledGraphReturnsOneUnitVectorPerTextWhateverItsBatch() throws Exception {
+        RuntimeOptions options = new RuntimeOptions(Device.CPU, 1, "all", 128).withPoolOnDevice(true);
+        ModelCard pooled = ModelCard.load(FixtureModel.build(dir.resolve("pooled"), "pooled"));
+        List<int[]> inputs = new ArrayList<>();
+        try (TextTokenizer tokenizer = TextTokenizer.load(pooled, options)) {
+            for (String text : Corpus.sample(64).values()) {
+                inputs.add(tokenizer.encode(text).ids());
+            }
+        }
+        try (OnnxModel model = OnnxModel.load(pooled, options)) {
+            assertThat(model.pooledOnDevice()).as("the graph's own output is pooled").isFalse();
+            float[][] batched = embedInBatches(model, inputs, 16);
+            for (int i = 0; i < inputs.size(); i++) {
+                assertThat(batched[i]).hasSize(384);
+                double norm = 0;
+                for (float x : batched[i]) {
+                    norm += (double) x * x;
+                }
+                assertThat(Math.sqrt(norm)).isCloseTo(1.0, org.assertj.core.api.Assertions.within(1e-5));
+                assertThat(bits(batched[i])).isEqualTo(bits(model.infer(List.of(inputs.get(i))).vectors()[0]));
+            }
+        }
     }
 
     private static float[][] embedInBatches(OnnxModel model, List<int[]> inputs, int size) {

@@ -22,7 +22,7 @@ final class GroupedHelp {
                 "--max-record-bytes", "--duplicates", "--input-kind"));
         GROUPS.put("Model", List.of("--model", "--max-length", "--overlong", "--device",
                 "--share-session", "--intra-op-threads", "--optimization-level", "--overlap",
-                "--ort-config", "--ort-profile", "--ort-native-dir", "--cuda-mem-limit", "--cuda-arena-extend-strategy", "--cuda-tf32"));
+                "--ort-config", "--ort-profile", "--ort-native-dir", "--cuda-mem-limit", "--cuda-arena-extend-strategy", "--cuda-tf32", "--pool-on-device"));
         GROUPS.put("Batching", List.of("--bucket-edges", "--max-batch-tokens", "--max-batch-size",
                 "--max-buffered-items", "--lookahead-batches", "--max-wait-ms"));
         GROUPS.put("Outputs", List.of("--output", "--output-format", "--run-id", "--overwrite",

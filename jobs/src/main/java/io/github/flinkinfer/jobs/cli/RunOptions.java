@@ -220,6 +220,13 @@ public class RunOptions implements RunSpec.Source {
                     + " Default: ONNX Runtime's (true).")
     public Boolean cudaTf32;
 
+    @Option(names = "--pool-on-device", arity = "0..1", fallbackValue = "true", paramLabel = "true|false",
+            description = "Pool inside the model's graph, so the device returns one vector per input"
+                    + " instead of every token's (a GPU then copies about 1/45 of the bytes to the host and"
+                    + " the host does not pool). Mean-pooled vectors move by float rounding (the sums' order)."
+                    + " Default: on for --device cuda and auto, off for cpu.")
+    public Boolean poolOnDevice;
+
     @Option(names = "--max-record-bytes", defaultValue = "1048576",
             description = "Lines longer than this go to errors (record_too_large) unread."
                     + " Default: ${DEFAULT-VALUE}.")
@@ -300,7 +307,7 @@ public class RunOptions implements RunSpec.Source {
     public RuntimeOptions runtimeOptions() {
         return new RuntimeOptions(Device.parse(device), intraOpThreads, optimizationLevel, maxLength,
                 shareSession, RuntimeOptions.parseBytes(cudaMemLimit), cudaArenaExtendStrategy,
-                RuntimeOptions.parseEntries(ortConfig), ortProfile, cudaTf32, ortNativeDir);
+                RuntimeOptions.parseEntries(ortConfig), ortProfile, cudaTf32, ortNativeDir, poolOnDevice);
     }
 
     public ErrorBudget errorBudget() {

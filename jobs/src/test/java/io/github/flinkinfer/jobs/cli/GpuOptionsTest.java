@@ -38,6 +38,9 @@ class GpuOptionsTest {
         assertThat(defaults.cudaTf32()).as("ONNX Runtime's default").isNull();
         assertThat(options("--cuda-tf32=false").runtimeOptions().cudaTf32()).isFalse();
         assertThat(options("--cuda-tf32").runtimeOptions().cudaTf32()).isTrue();
+        assertThat(defaults.poolOnDevice()).as("by device").isNull();
+        assertThat(options("--pool-on-device").runtimeOptions().poolOnDevice()).isTrue();
+        assertThat(options("--pool-on-device=false").runtimeOptions().poolOnDevice()).isFalse();
         assertThat(options("--ort-native-dir", "/opt/ort/lib").runtimeOptions().ortNativeDir()).isEqualTo("/opt/ort/lib");
     }
 

@@ -25,7 +25,7 @@ public final class FixtureModel {
         return build(dir, "lean");
     }
 
-    /** {@link #build} of one of the script's graphs: {@code lean} (the default) or {@code masked}. */
+    /** {@link #build} of one of the script's graphs: {@code lean} (the default), {@code masked} or {@code pooled}. */
     public static Path build(Path dir, String graph) throws IOException, InterruptedException {
         Path script = Corpus.locate("bench/fixture/build-fixture-model.sh");
         ProcessBuilder build = new ProcessBuilder("bash", script.toString(), dir.toString()).redirectErrorStream(true);

@@ -47,11 +47,11 @@ public final class OnnxModel implements ModelRuntime {
             "one ONNX Runtime session per model file and settings, shared by the subtasks of a JVM",
             SharedResources::new, null); // each session closes with its last lease
 
-    /** What makes two loads the same session: the model file and every session setting. */
-    record SessionKey(String modelId, String sha256, RuntimeOptions session) {
+    /** What makes two loads the same session: the model file, every session setting, and any pooling in the graph. */
+    record SessionKey(String modelId, String sha256, RuntimeOptions session, String pooling) {
         static SessionKey of(ModelCard card, RuntimeOptions options) {
             return new SessionKey(card.id(), card.onnx.sha256(),
-                    options.withMaxSequenceLength(0).withShareSession(null));
+                    options.withMaxSequenceLength(0).withShareSession(null), DevicePooling.keyPart(card, options));
         }
     }
 
@@ -77,6 +77,8 @@ public final class OnnxModel implements ModelRuntime {
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final boolean hasTokenTypes;
     private final java.util.Set<String> outputNames;
+    /** Whether the session pools ({@link DevicePooling}): its output is then one vector per input. */
+    private final boolean pooledOnDevice;
     private long[] idsBuffer = new long[0];
     private long[] maskBuffer = new long[0];
     private long[] typesBuffer = new long[0];
@@ -93,7 +95,8 @@ public final class OnnxModel implements ModelRuntime {
         this.postProcessing = java.util.Objects.requireNonNull(postProcessing, "post-processing");
         this.session = created.created().session();
         this.device = created.created().device();
-        this.outputNames = java.util.Set.of(card.output);
+        this.pooledOnDevice = session.getOutputNames().contains(DevicePooling.OUTPUT);
+        this.outputNames = java.util.Set.of(pooledOnDevice ? DevicePooling.OUTPUT : card.output);
         this.hasTokenTypes =
                 card.inputs.tokenTypeIds != null
                         && session.getInputNames().contains(card.inputs.tokenTypeIds);
@@ -102,7 +105,7 @@ public final class OnnxModel implements ModelRuntime {
                 card.inputs.attentionMask,
                 session.getInputNames().contains(card.inputs.attentionMask));
         requireName(card.output, session.getOutputNames().contains(card.output));
-        this.pinnedWidth = tokenStateWidth(session, card.output);
+        this.pinnedWidth = pooledOnDevice ? -1 : tokenStateWidth(session, card.output);
     }
 
     /**
@@ -187,7 +190,8 @@ public final class OnnxModel implements ModelRuntime {
         if (warmedHere) {
             model.loadTimes = model.loadTimes.withWarmUp((end - loaded) / 1_000_000);
         }
-        LOG.info("Model {} on {}: {} in {} ms, warm-up {}", card.id(), model.device,
+        LOG.info("Model {} on {} (pooling {}): {} in {} ms, warm-up {}", card.id(), model.device,
+                model.pooledOnDevice ? "in the graph" : "on the host",
                 model.lease == null ? (model.loadTimes.prepared() ? "prepared session taken" : "session loaded")
                         : model.lease.loadedHere() ? "shared session loaded"
                         : "shared session reused (" + model.lease.users() + " users)",
@@ -227,7 +231,7 @@ public final class OnnxModel implements ModelRuntime {
                 byte[] bytes = ModelFiles.readVerified(card, card.onnx);
                 verified.run();
                 long read = System.nanoTime();
-                OrtSessions.Created created = OrtSessions.create(bytes, options);
+                OrtSessions.Created created = OrtSessions.create(DevicePooling.applyIfWanted(bytes, card, options), options);
                 return new SharedSession(created, times(start, read, System.nanoTime(), "off"));
             }
             return createCached(card, options, cache, start, verified);
@@ -263,7 +267,7 @@ public final class OnnxModel implements ModelRuntime {
                 OptimizedGraphCache.deleteQuietly(entry);
             }
         }
-        byte[] bytes = ModelFiles.readVerified(card, card.onnx);
+        byte[] bytes = DevicePooling.applyIfWanted(ModelFiles.readVerified(card, card.onnx), card, options);
         verified.run();
         long read = System.nanoTime();
         java.nio.file.Path written;
@@ -298,6 +302,11 @@ public final class OnnxModel implements ModelRuntime {
      */
     private void warmUp() {
         infer(List.of(new int[Math.max(1, Math.min(8, card.maxSequenceLength))]));
+    }
+
+    /** Whether the graph pools ({@link DevicePooling}), so the host does not. */
+    public boolean pooledOnDevice() {
+        return pooledOnDevice;
     }
 
     /** The ONNX Runtime session (shared or not); for tests. */

@@ -93,7 +93,8 @@ public final class OptimizedGraphCache {
     Path entry(ModelCard card, RuntimeOptions options) {
         String key = String.join("\n", card.onnx.sha256(), OrtEnvironment.getEnvironment().getVersion(),
                 options.device().toString(), options.optimizationLevel().toLowerCase(Locale.ROOT),
-                options.sessionConfig().toString(), System.getProperty("os.arch"), cpu);
+                options.sessionConfig().toString(), System.getProperty("os.arch"), cpu,
+                DevicePooling.keyPart(card, options));
         String hash = ModelFiles.sha256(key.getBytes(StandardCharsets.UTF_8)).substring(0, 32);
         return dir.resolve(card.onnx.sha256().substring(0, 16) + "-" + hash + ".onnx");
     }

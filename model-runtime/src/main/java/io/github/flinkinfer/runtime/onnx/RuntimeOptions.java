@@ -30,6 +30,9 @@ import java.io.Serializable;
  *     jar's (a CUDA 13 build, say), set in each JVM before it loads ORT ({@link
  *     io.github.flinkinfer.runtime.node.OrtNatives}); {@code null} = the jar's, or the JVM's own
  *     {@code -Donnxruntime.native.path}
+ * @param poolOnDevice pooling inside the graph ({@link DevicePooling}), so the session returns one
+ *     vector per input: {@code true}/{@code false} forces it; {@code null} = by device: on for
+ *     {@code cuda} and {@code auto}, off for {@code cpu}
  */
 public record RuntimeOptions(
         Device device,
@@ -42,7 +45,8 @@ public record RuntimeOptions(
         java.util.SortedMap<String, String> sessionConfig,
         String profilePrefix,
         Boolean cudaTf32,
-        String ortNativeDir)
+        String ortNativeDir,
+        Boolean poolOnDevice)
         implements Serializable {
 
     /** The CUDA arena extend strategies, by our name and ONNX Runtime's. */
@@ -69,6 +73,15 @@ public record RuntimeOptions(
             java.util.SortedMap<String, String> sessionConfig, String profilePrefix) {
         this(device, intraOpThreads, optimizationLevel, maxSequenceLength, shareSession, cudaMemLimitBytes,
                 cudaArenaExtendStrategy, sessionConfig, profilePrefix, null, null);
+    }
+
+    /** All settings but where pooling runs (by device). */
+    public RuntimeOptions(Device device, int intraOpThreads, String optimizationLevel, int maxSequenceLength,
+            Boolean shareSession, long cudaMemLimitBytes, String cudaArenaExtendStrategy,
+            java.util.SortedMap<String, String> sessionConfig, String profilePrefix, Boolean cudaTf32,
+            String ortNativeDir) {
+        this(device, intraOpThreads, optimizationLevel, maxSequenceLength, shareSession, cudaMemLimitBytes,
+                cudaArenaExtendStrategy, sessionConfig, profilePrefix, cudaTf32, ortNativeDir, null);
     }
 
     public RuntimeOptions {
@@ -144,13 +157,18 @@ public record RuntimeOptions(
         return with(c -> c.ortNativeDir = dir);
     }
 
+    /** Pooling in the graph: {@code true}/{@code false} forces it, {@code null} decides by device. */
+    public RuntimeOptions withPoolOnDevice(Boolean pool) {
+        return with(c -> c.poolOnDevice = pool);
+    }
+
     /** These options with {@code change} applied to a copy, validated as any new options are. */
     private RuntimeOptions with(java.util.function.Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
         return new RuntimeOptions(c.device, c.intraOpThreads, c.optimizationLevel, c.maxSequenceLength,
                 c.shareSession, c.cudaMemLimitBytes, c.cudaArenaExtendStrategy, c.sessionConfig,
-                c.profilePrefix, c.cudaTf32, c.ortNativeDir);
+                c.profilePrefix, c.cudaTf32, c.ortNativeDir, c.poolOnDevice);
     }
 
     /** The components of one RuntimeOptions as fields a wither may change. */
@@ -166,6 +184,7 @@ public record RuntimeOptions(
         String profilePrefix;
         Boolean cudaTf32;
         String ortNativeDir;
+        Boolean poolOnDevice;
 
         Copy(RuntimeOptions o) {
             device = o.device;
@@ -179,6 +198,7 @@ public record RuntimeOptions(
             profilePrefix = o.profilePrefix;
             cudaTf32 = o.cudaTf32;
             ortNativeDir = o.ortNativeDir;
+            poolOnDevice = o.poolOnDevice;
         }
     }
 
