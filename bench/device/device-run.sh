@@ -4,8 +4,10 @@
 # Usage: OUT=dir [ROUNDS=r] [CDS=1] device-run.sh PACKDIR N K "BUILDS" "PARALLELISMS"
 # CDS=1: each build's warm-up run writes a class-data archive its timed runs map, as
 # bin/flink-inference does after the README's -Prun (fixed_marginal.py --cds).
+# FIXTURE=pooled: the builds run the fixture whose output is already pooled (a GPU under
+# --pool-on-device) instead of the token-state one; SCALE runs both, the pooled one to scale-N-pooled.
 set -euo pipefail
-P=$(cd "$1" && pwd); SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
+P=$(cd "$1" && pwd); CARD=$P/fixture${FIXTURE:+-$FIXTURE}/card.json; SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
 W=/tmp/fi; mkdir -p $W; cd $W
 [ -x jre/bin/java ] || xz -dc $P/jre.tar.xz | tar -xf -
 [ -d deps ] || { xz -dc $P/deps.tar.xz | tar -xf - && cp $P/*.jar deps/; }
@@ -22,7 +24,7 @@ for b in $BUILDS; do
   [ "$b" = base ] && confs+=("base=$W/conf-base")
 done
 python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
-  --classpath "${cps[@]}" --conf "${confs[@]}" --card $P/fixture/card.json \
+  --classpath "${cps[@]}" --conf "${confs[@]}" --card $CARD \
   --corpus-n corpus-$N.jsonl --corpus-kn corpus-$((K*N)).jsonl --k $K --parallelism $PARS --out $OUT ${HEAP:+--heap $HEAP} \
   --rounds ${ROUNDS:-1} ${CDS:+--cds}
 # The scale runs (issue 38 item 4): the last build alone at the widest parallelism, each size once
@@ -30,11 +32,14 @@ if [ -n "${SCALE:-}" ]; then
   last=${BUILDS##* }; wide=${PARS##* }
   for n in $SCALE; do
     [ -f corpus-$n.jsonl ] || python3 $P/gen_corpus.py $SAMPLE $n corpus-$n.jsonl
-    python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
-      --classpath "$last=$(ls $W/app-$last/*.jar $W/deps/*.jar | tr '\n' ':')" --card $P/fixture/card.json \
-      --corpus-n corpus-$n.jsonl --corpus-kn corpus-$n.jsonl --k 1 --parallelism $wide --out $OUT/scale-$n \
-      --no-warmup --sizes n --timeout 420 ${HEAP:+--heap $HEAP} || true
-    grep -E "job-wide|after the job|tail|cold start" $OUT/scale-$n/*.out || true
+    for kind in "" -pooled; do
+      [ -f $P/fixture$kind/card.json ] || continue
+      python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
+        --classpath "$last=$(ls $W/app-$last/*.jar $W/deps/*.jar | tr '\n' ':')" --card $P/fixture$kind/card.json \
+        --corpus-n corpus-$n.jsonl --corpus-kn corpus-$n.jsonl --k 1 --parallelism $wide --out $OUT/scale-$n$kind \
+        --no-warmup --sizes n --timeout 420 ${HEAP:+--heap $HEAP} || true
+      grep -E "job-wide|after the job|tail|cold start" $OUT/scale-$n$kind/*.out || true
+    done
     rm -f corpus-$n.jsonl
   done
 fi

@@ -43,5 +43,7 @@ app() { local name=$1 root=$2; rm -rf "$OUT/app-$name"; mkdir -p "$OUT/app-$name
 app main "$ROOT"
 [ -n "$BASE" ] && app base "$BASE"
 cp "$HERE"/{gen_corpus.py,fixed_marginal.py,device-run.sh} jobs/src/main/local/log4j2-local.properties "$L/jvm.options" "$OUT/"
-rm -rf "$OUT/fixture"; cp -r bench/build/fixture-model "$OUT/fixture"
+rm -rf "$OUT/fixture" "$OUT/fixture-pooled"; cp -r bench/build/fixture-model "$OUT/fixture"
+# the stand-in for a GPU that pools on the device (--pool-on-device, the default for cuda)
+FIXTURE_GRAPH=pooled bench/fixture/build-fixture-model.sh "$OUT/fixture-pooled" >/dev/null
 du -sh "$OUT"; ls -la "$OUT"
