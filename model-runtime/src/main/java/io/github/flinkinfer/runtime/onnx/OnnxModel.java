@@ -76,7 +76,8 @@ public final class OnnxModel implements ModelRuntime {
     private LoadTimes loadTimes;
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final boolean hasTokenTypes;
-    private final java.util.Set<String> outputNames;
+    /** The graph output read: the card's, or {@link DevicePooling#OUTPUT} where the graph pools. */
+    private final String output;
     /** Whether the session pools ({@link DevicePooling}): its output is then one vector per input. */
     private final boolean pooledOnDevice;
     private long[] idsBuffer = new long[0];
@@ -84,6 +85,8 @@ public final class OnnxModel implements ModelRuntime {
     private long[] typesBuffer = new long[0];
     /** Width of a [batch, seq, width] float output that ORT writes into {@link #outBuffer}; -1: other outputs. */
     private final int pinnedWidth;
+    /** Width of a [batch, width] float output (pooled) that ORT writes into {@link #outBuffer}; -1: other outputs. */
+    private final int pinnedVectorWidth;
     /** Direct memory the graph's token-state output is written into (grown, never shrunk): no copy to the heap. */
     private FloatBuffer outBuffer;
 
@@ -96,7 +99,7 @@ public final class OnnxModel implements ModelRuntime {
         this.session = created.created().session();
         this.device = created.created().device();
         this.pooledOnDevice = session.getOutputNames().contains(DevicePooling.OUTPUT);
-        this.outputNames = java.util.Set.of(pooledOnDevice ? DevicePooling.OUTPUT : card.output);
+        this.output = pooledOnDevice ? DevicePooling.OUTPUT : card.output;
         this.hasTokenTypes =
                 card.inputs.tokenTypeIds != null
                         && session.getInputNames().contains(card.inputs.tokenTypeIds);
@@ -105,19 +108,21 @@ public final class OnnxModel implements ModelRuntime {
                 card.inputs.attentionMask,
                 session.getInputNames().contains(card.inputs.attentionMask));
         requireName(card.output, session.getOutputNames().contains(card.output));
-        this.pinnedWidth = pooledOnDevice ? -1 : tokenStateWidth(session, card.output);
+        this.pinnedWidth = floatWidth(session, output, 3);
+        this.pinnedVectorWidth = floatWidth(session, output, 2);
     }
 
     /**
-     * The last dimension of {@code output} when it is a [batch, seq, width] float tensor with a
-     * fixed width (a token-state output to pool), else -1.
+     * The last dimension of {@code output} when it is a float tensor of {@code rank} dimensions
+     * with a fixed last one ([batch, seq, width] token states to pool, or [batch, width] vectors),
+     * else -1.
      */
-    private static int tokenStateWidth(OrtSession session, String output) {
+    private static int floatWidth(OrtSession session, String output, int rank) {
         try {
             if (session.getOutputInfo().get(output).getInfo() instanceof ai.onnxruntime.TensorInfo t
-                    && t.type == ai.onnxruntime.OnnxJavaType.FLOAT && t.getShape().length == 3
-                    && t.getShape()[2] > 0) {
-                return (int) t.getShape()[2];
+                    && t.type == ai.onnxruntime.OnnxJavaType.FLOAT && t.getShape().length == rank
+                    && t.getShape()[rank - 1] > 0) {
+                return (int) t.getShape()[rank - 1];
             }
         } catch (OrtException e) {
             // no output metadata: the output is copied as before
@@ -380,17 +385,25 @@ public final class OnnxModel implements ModelRuntime {
 
     /**
      * The session run: a [batch, seq, width] token-state output lands in {@link #pinnedOutput}
-     * (ORT writes it there); any other output is copied out of ORT's tensor.
+     * (ORT writes it there), and so does a [batch, width] one (pooled vectors or logits), whose
+     * rows are then copied once to the heap; any other output is copied out of ORT's tensor.
      */
     private ModelOutput run(Map<String, OnnxTensor> inputs, int rows, int cols, int[] lengths) throws OrtException {
         if (pinnedWidth > 0) {
             FloatBuffer states = pinnedOutput(rows * cols * pinnedWidth);
             try (OnnxTensor out = OnnxTensor.createTensor(env, states, new long[] {rows, cols, pinnedWidth});
-                    OrtSession.Result ignored = session.run(inputs, Set.of(), Map.of(card.output, out))) {
+                    OrtSession.Result ignored = session.run(inputs, Set.of(), Map.of(output, out))) {
                 return new ModelOutput.TokenVectors(states, rows, cols, pinnedWidth, lengths);
             }
         }
-        try (OrtSession.Result result = session.run(inputs, outputNames)) {
+        if (pinnedVectorWidth > 0) { // pooled: each row copied once, from where ORT wrote it
+            FloatBuffer vectors = pinnedOutput(rows * pinnedVectorWidth);
+            try (OnnxTensor out = OnnxTensor.createTensor(env, vectors, new long[] {rows, pinnedVectorWidth});
+                    OrtSession.Result ignored = session.run(inputs, Set.of(), Map.of(output, out))) {
+                return new ModelOutput.Vectors(rows(vectors, rows, pinnedVectorWidth));
+            }
+        }
+        try (OrtSession.Result result = session.run(inputs, Set.of(output))) {
             OnnxTensor out = (OnnxTensor) result.get(0);
             long[] outShape = out.getInfo().getShape();
             return outShape.length == 2
