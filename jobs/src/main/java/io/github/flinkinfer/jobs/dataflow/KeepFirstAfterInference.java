@@ -10,6 +10,7 @@ import io.github.flinkinfer.operators.InferenceResult;
 import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.SameParallelism;
 import io.github.flinkinfer.operators.dedupe.DocumentOutcome;
+import io.github.flinkinfer.operators.dedupe.DroppedDuplicate;
 import io.github.flinkinfer.operators.dedupe.DuplicateOutcomeFilter;
 import io.github.flinkinfer.operators.dedupe.KeepFirstDecision;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
@@ -68,12 +69,14 @@ final class KeepFirstAfterInference {
     }
 
     /**
-     * One position mark per document, from the id pass over inputs that can be read twice: at the
-     * tokenize parallelism where one is set (the CPU stages' cores; inference waits for it).
+     * One position mark per document, id and position only ({@link DocumentOutcome#position}: the
+     * filter before tokenize writes a dropped document's row), from the id pass over inputs that
+     * can be read twice: at the tokenize parallelism where one is set (the CPU stages' cores;
+     * inference waits for it).
      */
     static DataStream<DocumentOutcome> idPass(ParsedInput input, InferenceConfig config) {
         SingleOutputStreamOperator<DocumentOutcome> marks = input.again().apply(config.tokenizeParallelism())
-                .map(DocumentOutcome::mark)
+                .map(DocumentOutcome::position)
                 .returns(TypeInformation.of(DocumentOutcome.class))
                 .name("mark-positions")
                 .uid("mark-positions");
@@ -84,50 +87,50 @@ final class KeepFirstAfterInference {
     /**
      * The documents of {@code input} less the dropped duplicates, on the way to tokenize: the id
      * pass's marks are decided ({@link #decide}, over a pipelined keyed exchange) and the dropped
-     * positions broadcast (pipelined) to a {@link DuplicateOutcomeFilter} of documents, fed by a
+     * documents broadcast (pipelined) to a {@link DuplicateOutcomeFilter} of documents, fed by a
      * pipelined rebalance of the main read and chained to tokenize, which holds the documents back
-     * until every position is known. The duplicate rows go to {@code errors}.
+     * until every position is known. The duplicate rows, the filter's, go to {@code errors}.
      */
     static DataStream<Document> beforeTokenize(ParsedInput input, InferenceConfig config,
             List<DataStream<ErrorRecord>> errors) {
-        SingleOutputStreamOperator<String> dropped = decide(idPass(input, config), errors, StreamExchangeMode.PIPELINED);
+        SingleOutputStreamOperator<DroppedDuplicate> dropped = decide(idPass(input, config), StreamExchangeMode.PIPELINED);
         SingleOutputStreamOperator<Document> kept = StageParallelism.pipelinedRebalance(input.documents())
                 .connect(Exchanges.of(dropped, new BroadcastPartitioner<>(), StreamExchangeMode.PIPELINED))
                 .transform("drop-duplicate-documents", TypeInformation.of(Document.class),
                         DuplicateOutcomeFilter.ofDocuments())
                 .uid("drop-duplicate-documents");
         StageParallelism.ofTokenize(kept, config); // chained with tokenize
+        errors.add(kept.getSideOutput(Outputs.ERRORS));
         return kept;
     }
 
     /**
      * The keyed decision: {@code marks} keyed by a hash of the id ({@link KeepFirstDecision})
-     * over an exchange of {@code mode}, one duplicate row per dropped document to {@code errors};
-     * returns the dropped documents' positions. Built as {@code keyBy(...).process(...)} builds it,
+     * over an exchange of {@code mode}; returns the dropped documents, with a {@code duplicate_id}
+     * row for each whose mark describes its input on {@link Outputs#ERRORS}. Built as {@code keyBy(...).process(...)} builds it,
      * but with the exchange's mode set: Flink's BATCH mode makes every keyed exchange blocking, and
      * there is no public API for one edge's mode. {@link KeepFirstDecision} decides a key when the
      * next one starts, so it needs the sorted inputs BATCH gives keyed operators: refused, with the
      * setting named, where {@code execution.sorted-inputs.enabled} turns them off.
      */
-    private static SingleOutputStreamOperator<String> decide(DataStream<DocumentOutcome> marks,
-            List<DataStream<ErrorRecord>> errors, StreamExchangeMode mode) {
+    private static SingleOutputStreamOperator<DroppedDuplicate> decide(DataStream<DocumentOutcome> marks,
+            StreamExchangeMode mode) {
         if (!marks.getExecutionEnvironment().getConfiguration().get(ExecutionOptions.SORT_INPUTS)) {
             throw new IllegalArgumentException("keep-first decides each id on BATCH's inputs sorted by key, and "
                     + ExecutionOptions.SORT_INPUTS.key() + " is false: set it to true (Flink's default),"
                     + " or run with --duplicates allow");
         }
         KeepFirstDecision.IdKey key = new KeepFirstDecision.IdKey();
-        SingleOutputStreamOperator<String> dropped = Exchanges.of(marks,
+        SingleOutputStreamOperator<DroppedDuplicate> dropped = Exchanges.of(marks,
                         new KeyGroupStreamPartitioner<>(key, KeyGroupRangeAssignment.DEFAULT_LOWER_BOUND_MAX_PARALLELISM),
                         mode)
-                .transform("keep-first-ids", Types.STRING, new KeepFirstDecision())
+                .transform("keep-first-ids", TypeInformation.of(DroppedDuplicate.class), new KeepFirstDecision())
                 .uid("keep-first-ids");
         // what KeyedStream adds: keyed state, and in BATCH mode the sorted input
-        OneInputTransformation<DocumentOutcome, String> keyed =
-                (OneInputTransformation<DocumentOutcome, String>) dropped.getTransformation();
+        OneInputTransformation<DocumentOutcome, DroppedDuplicate> keyed =
+                (OneInputTransformation<DocumentOutcome, DroppedDuplicate>) dropped.getTransformation();
         keyed.setStateKeySelector(key);
         keyed.setStateKeyType(Types.LONG);
-        errors.add(dropped.getSideOutput(Outputs.ERRORS));
         return dropped;
     }
 
@@ -146,12 +149,13 @@ final class KeepFirstAfterInference {
             DataStream<ErrorRecord> tokenizeErrors, SingleOutputStreamOperator<InferenceResult> inference,
             List<DataStream<ErrorRecord>> errors, Accounting accounting, InferenceConfig config) {
         // UNDEFINED, as keyBy gives: blocking in BATCH unless the cluster pipelines every exchange
-        SingleOutputStreamOperator<String> droppedPositions = decide(marks, errors, StreamExchangeMode.UNDEFINED);
+        SingleOutputStreamOperator<DroppedDuplicate> droppedPositions = decide(marks, StreamExchangeMode.UNDEFINED);
+        errors.add(droppedPositions.getSideOutput(Outputs.ERRORS)); // the marks describe their inputs
         StreamExchangeMode resultsMode = StreamExchangeMode.BATCH;
         boolean ownStages = config.tokenizeParallelism() > 0;
         DataStream<InferenceResult> results = Exchanges.of(inference,
                 ownStages ? new RebalancePartitioner<>() : new ForwardPartitioner<>(), resultsMode);
-        DataStream<String> positions = Exchanges.of(droppedPositions, new BroadcastPartitioner<>(), resultsMode);
+        DataStream<DroppedDuplicate> positions = Exchanges.of(droppedPositions, new BroadcastPartitioner<>(), resultsMode);
         SingleOutputStreamOperator<InferenceResult> kept = results.connect(positions)
                 .transform("drop-duplicate-results", TypeInformation.of(InferenceResult.class),
                         DuplicateOutcomeFilter.ofResults())

@@ -147,7 +147,11 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         originalTokenCount.add(r.originalTokenCount);
         truncated.add(r.truncated);
         source.add(r.source);
-        docId.add(c == null ? r.id : c.docId);
+        if (c == null && r.id != null) {
+            docId.add(id.lastBytes(), r.id); // an unchunked row's doc_id is its id
+        } else {
+            docId.add(c == null ? r.id : c.docId);
+        }
         chunkIndex.add(chunked ? c.chunkIndex : null);
         chunkCount.add(chunked ? c.chunkCount : null);
         tokenStart.add(chunked ? c.tokenStart : null);
@@ -375,8 +379,16 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
     private record Page(BytesInput bytes, int uncompressedBytes, int values, long rows, Statistics<?> statistics,
             Encoding encoding) {}
 
-    /** UTF-8 strings: PLAIN (4-byte little-endian length, bytes). */
+    /**
+     * UTF-8 strings: PLAIN (4-byte little-endian length, bytes). A value equal to the row before's
+     * (the model's name on every row, an unchunked row's doc_id beside its id) reuses its bytes,
+     * and its page's statistics are not updated again: they already hold it.
+     */
     private static final class Strings extends Column {
+        private String last;
+        private byte[] lastBytes;
+        private boolean lastInPageStatistics;
+
         Strings(ColumnDescriptor d) {
             super(d);
         }
@@ -384,13 +396,35 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         void add(String s) {
             if (s == null) {
                 addNull();
-                return;
+            } else if (s == last || s.equals(last)) {
+                add(lastBytes, s);
+            } else {
+                add(s.getBytes(StandardCharsets.UTF_8), s);
             }
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            values.putIntLE(b.length);
-            values.put(b, 0, b.length);
-            statistics.updateStats(Binary.fromConstantByteArray(b));
+        }
+
+        /** {@code s}, whose UTF-8 bytes {@code utf8} are (never changed after). */
+        void add(byte[] utf8, String s) {
+            values.putIntLE(utf8.length);
+            values.put(utf8, 0, utf8.length);
+            if (utf8 != lastBytes || !lastInPageStatistics) {
+                statistics.updateStats(Binary.fromConstantByteArray(utf8));
+                last = s;
+                lastBytes = utf8;
+                lastInPageStatistics = true;
+            }
             present();
+        }
+
+        /** The bytes of the value added last (they are the next column's too where it repeats it). */
+        byte[] lastBytes() {
+            return lastBytes;
+        }
+
+        @Override
+        long endPage(int rows, Compressor codec) throws IOException {
+            lastInPageStatistics = false; // the next page's statistics start empty
+            return super.endPage(rows, codec);
         }
     }
 

@@ -158,7 +158,44 @@ class EmbeddingParquetWriterTest {
                 }
             }
             assertThat(footer.readColumnIndex(blocks.get(0).getColumns().get(4))).as("column index").isNotNull();
+            for (var block : blocks) { // each page of a constant column holds its one value
+                for (var column : block.getColumns()) {
+                    if (column.getPath().toDotString().equals("model")) {
+                        var index = footer.readColumnIndex(column);
+                        assertThat(index.getMinValues()).as("pages' minima").isNotEmpty()
+                                .allSatisfy(min -> assertThat(min).isEqualTo(java.nio.ByteBuffer.wrap(new byte[] {'m'})));
+                        assertThat(index.getMaxValues()).as("pages' maxima")
+                                .allSatisfy(max -> assertThat(max).isEqualTo(java.nio.ByteBuffer.wrap(new byte[] {'m'})));
+                    }
+                }
+            }
         }
+        assertThat(statistics(pages)).as("every column's statistics over the file (the embedding's aside)")
+                .isEqualTo(statistics(reference));
+    }
+
+    /** Each column's min, max and null count over all row groups of {@code file}, the embedding's aside. */
+    private static java.util.Map<String, String> statistics(Path file) throws java.io.IOException {
+        java.util.Map<String, org.apache.parquet.column.statistics.Statistics<?>> merged = new java.util.TreeMap<>();
+        try (org.apache.parquet.hadoop.ParquetFileReader footer =
+                org.apache.parquet.hadoop.ParquetFileReader.open(new LocalInputFile(file))) {
+            for (var block : footer.getFooter().getBlocks()) {
+                for (var column : block.getColumns()) {
+                    String path = column.getPath().toDotString();
+                    if (!path.startsWith(EmbeddingParquetWriter.VECTOR_COLUMN)) {
+                        merged.merge(path, column.getStatistics(), (a, b) -> {
+                            a.mergeStatistics(b);
+                            return a;
+                        });
+                    }
+                }
+            }
+        }
+        java.util.Map<String, String> described = new java.util.TreeMap<>();
+        merged.forEach((path, stats) -> described.put(path, stats.hasNonNullValue()
+                ? stats.minAsString() + ".." + stats.maxAsString() + ", nulls " + stats.getNumNulls()
+                : "nulls " + stats.getNumNulls()));
+        return described;
     }
 
     /**

@@ -9,9 +9,11 @@ import java.util.HexFormat;
 /**
  * What {@link KeepFirstDecision} keys by id for one document of the corpus: its position
  * mark (its outcome, a result or an error row, is never keyed: {@link DuplicateOutcomeFilter}). A
- * Flink POJO kept small, since there is one mark per document: id, position, and the input's
- * length and sha256 (raw bytes) for the {@code duplicate_id} row it becomes if another document of
- * its id is kept.
+ * Flink POJO kept small, since there is one mark per document: id, position, and, where the
+ * decision writes the {@code duplicate_id} row the document becomes if another document of its id
+ * is kept ({@link #mark}), the input's length and sha256 (raw bytes). The id pass's marks ({@link
+ * #position}) carry neither: the filter before tokenize, which holds the dropped document, writes
+ * its row.
  */
 public class DocumentOutcome {
     public String id;
@@ -19,10 +21,27 @@ public class DocumentOutcome {
     public String source;
     /** The input's length in characters (-1 without a text). */
     public long inputLength = -1;
-    /** sha256 of the input's UTF-8 bytes (empty without a text). */
+    /** sha256 of the input's UTF-8 bytes (empty without a text; null in a {@link #position} mark). */
     public byte[] inputSha256;
 
     public DocumentOutcome() {}
+
+    /**
+     * The id and position of {@code doc}, without its input's length and hash: the id pass's mark,
+     * whose document, if dropped, gets its {@code duplicate_id} row from {@link
+     * DuplicateOutcomeFilter#ofDocuments()} (which has its text) instead of the decision.
+     */
+    public static DocumentOutcome position(Document doc) {
+        DocumentOutcome o = new DocumentOutcome();
+        o.id = doc.id;
+        o.source = doc.source;
+        return o;
+    }
+
+    /** Whether this mark carries its input's length and hash, so that the decision writes its row. */
+    public boolean describesInput() {
+        return inputSha256 != null;
+    }
 
     /** The mark of {@code doc}: {@link PositionMarker} emits one for each document it passes on. */
     public static DocumentOutcome mark(Document doc) {

@@ -2,9 +2,11 @@ package io.github.flinkinfer.operators.dedupe;
 
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.InferenceResult;
+import io.github.flinkinfer.operators.Outputs;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
-import java.util.HashSet;
-import java.util.Set;
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
@@ -18,7 +20,10 @@ import org.apache.flink.util.function.SerializableFunction;
 /**
  * Drops the documents, or their outcomes (results, error rows of tokenization and inference),
  * that {@link KeepFirstDecision} dropped as duplicates: input 1 is the documents or
- * outcomes, input 2 the dropped documents' positions (every position to every subtask). The
+ * outcomes, input 2 the dropped documents (every one to every subtask). A dropped document
+ * becomes its {@code duplicate_id} row here ({@link Outputs#ERRORS}: its input's length and
+ * sha256 are taken from the text it holds, so the id pass's marks need not carry them); a dropped
+ * result or error row goes to {@link #dropped()}, its row being the decision's. The
  * operator reads input 2 to its end before the first record of input 1 (it selects that input
  * until it ends, as Flink's own BATCH broadcast operators do), so input 1 needs neither a key
  * nor a sort: its records pass on unchanged, in the order they arrive, unless their position is
@@ -26,52 +31,60 @@ import org.apache.flink.util.function.SerializableFunction;
  * backpressured, until the positions end ({@code KeepFirstAfterInference} builds both shapes).
  *
  * <pre>{@code
- * documents.connect(positions).transform("drop-duplicate-documents", type, DuplicateOutcomeFilter.ofDocuments());
+ * documents.connect(dropped).transform("drop-duplicate-documents", type, DuplicateOutcomeFilter.ofDocuments());
  * }</pre>
  *
- * <p>Memory: every subtask holds every dropped position, an exact set of strings, about 130 bytes
- * per duplicate for 50-character positions, none for a corpus without duplicate ids
- * (docs/errors.md).
+ * <p>Memory: every subtask holds every dropped position with the kept one, an exact map of
+ * strings, about 250 bytes per duplicate for 50-character positions, none for a corpus without
+ * duplicate ids (docs/errors.md).
  */
 public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
-        implements TwoInputStreamOperator<T, String, T>, InputSelectable, BoundedMultiInput {
+        implements TwoInputStreamOperator<T, DroppedDuplicate, T>, InputSelectable, BoundedMultiInput {
     private static final long serialVersionUID = 1L;
     /** Results of documents dropped as duplicates (not written), for the ledger. */
     public static final OutputTag<InferenceResult> DROPPED_RESULTS =
             new OutputTag<>("dropped-duplicate-results", TypeInformation.of(InferenceResult.class));
-    /** Documents dropped as duplicates before tokenize (their {@code duplicate_id} rows are the decision's). */
-    public static final OutputTag<Document> DROPPED_DOCUMENTS =
-            new OutputTag<>("dropped-duplicate-documents", TypeInformation.of(Document.class));
     /** Error rows of documents dropped as duplicates (not written), for the ledger. */
     public static final OutputTag<ErrorRecord> DROPPED_ERRORS =
             new OutputTag<>("dropped-duplicate-errors", TypeInformation.of(ErrorRecord.class));
 
     private final SerializableFunction<T, String> position;
-    private final OutputTag<T> droppedTag;
-    private transient Set<String> droppedPositions;
+    private final OutputTag<T> droppedTag; // null where a dropped one becomes its row
+    private final RowOf<T> row;
+    private transient Map<String, String> keptAt; // by dropped position
     private transient boolean positionsRead;
 
-    private DuplicateOutcomeFilter(SerializableFunction<T, String> position, OutputTag<T> dropped) {
+    /** The {@code duplicate_id} row of a dropped document, naming the kept one's position. */
+    @FunctionalInterface
+    private interface RowOf<T> extends Serializable {
+        ErrorRecord row(T dropped, String keptAt);
+    }
+
+    private DuplicateOutcomeFilter(SerializableFunction<T, String> position, OutputTag<T> dropped, RowOf<T> row) {
         this.position = position;
         this.droppedTag = dropped;
+        this.row = row;
     }
 
     /** The filter of inference results; dropped ones go to {@link #DROPPED_RESULTS}. */
     public static DuplicateOutcomeFilter<InferenceResult> ofResults() {
-        return new DuplicateOutcomeFilter<>(r -> r.source, DROPPED_RESULTS);
+        return new DuplicateOutcomeFilter<>(r -> r.source, DROPPED_RESULTS, null);
     }
 
-    /** The filter of documents on their way to tokenize; dropped ones go to {@link #DROPPED_DOCUMENTS}. */
+    /**
+     * The filter of documents on their way to tokenize, after the id pass's {@link
+     * DocumentOutcome#position} marks: a dropped one becomes its {@code duplicate_id} row.
+     */
     public static DuplicateOutcomeFilter<Document> ofDocuments() {
-        return new DuplicateOutcomeFilter<>(d -> d.source, DROPPED_DOCUMENTS);
+        return new DuplicateOutcomeFilter<>(d -> d.source, null, (d, kept) -> DocumentOutcome.mark(d).duplicateRow(kept));
     }
 
     /** The filter of tokenize and inference error rows; dropped ones go to {@link #DROPPED_ERRORS}. */
     public static DuplicateOutcomeFilter<ErrorRecord> ofErrors() {
-        return new DuplicateOutcomeFilter<>(e -> e.source, DROPPED_ERRORS);
+        return new DuplicateOutcomeFilter<>(e -> e.source, DROPPED_ERRORS, null);
     }
 
-    /** Where the outcomes of dropped duplicates go. */
+    /** Where the outcomes of dropped duplicates go (null for documents: their rows go to {@link Outputs#ERRORS}). */
     public OutputTag<T> dropped() {
         return droppedTag;
     }
@@ -79,7 +92,7 @@ public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
     @Override
     public void open() throws Exception {
         super.open();
-        droppedPositions = new HashSet<>();
+        keptAt = new HashMap<>();
     }
 
     @Override
@@ -100,15 +113,18 @@ public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
         if (!positionsRead) {
             throw new IllegalStateException("an outcome arrived before every dropped position: " + at);
         }
-        if (droppedPositions.contains(at)) {
-            output.collect(droppedTag, outcome);
-        } else {
+        String kept = keptAt.get(at);
+        if (kept == null) {
             output.collect(outcome);
+        } else if (row != null) {
+            output.collect(Outputs.ERRORS, new StreamRecord<>(row.row(outcome.getValue(), kept)));
+        } else {
+            output.collect(droppedTag, outcome);
         }
     }
 
     @Override
-    public void processElement2(StreamRecord<String> dropped) {
-        droppedPositions.add(dropped.getValue());
+    public void processElement2(StreamRecord<DroppedDuplicate> dropped) {
+        keptAt.put(dropped.getValue().position, dropped.getValue().keptAt);
     }
 }

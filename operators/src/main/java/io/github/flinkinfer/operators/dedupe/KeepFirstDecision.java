@@ -16,8 +16,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * Keep-first dedupe decided on ids and positions only (BATCH mode): on the position marks keyed
  * by a 64-bit hash of the id ({@link IdKey}), the document with the smallest source position
  * ({@link DeduplicateFunction#comparePositions}) of each id is kept, and every other document of
- * the id becomes one {@code duplicate_id} row naming the kept position ({@link Outputs#ERRORS}).
- * The main output is the position of each dropped document: {@link DuplicateOutcomeFilter} drops
+ * the id becomes one {@code duplicate_id} row naming the kept position: written here ({@link
+ * Outputs#ERRORS}) where its mark describes the input ({@link DocumentOutcome#mark}), else by the
+ * filter that drops the document ({@link DocumentOutcome#position}, the id pass's marks). The main
+ * output is each dropped document ({@link DroppedDuplicate}): {@link DuplicateOutcomeFilter} drops
  * their outcomes (documents, results, error rows), so no vector goes through this keyed sort, and
  * the decision never waits on inference when the marks come from a pass of their own over the
  * inputs ({@code KeepFirstAfterInference}).
@@ -37,11 +39,12 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * usual case) emits nothing.
  *
  * <pre>{@code
- * marks.keyBy(new KeepFirstDecision.IdKey(), Types.LONG).transform("keep-first-ids", Types.STRING, new KeepFirstDecision());
+ * marks.keyBy(new KeepFirstDecision.IdKey(), Types.LONG)
+ *         .transform("keep-first-ids", TypeInformation.of(DroppedDuplicate.class), new KeepFirstDecision());
  * }</pre>
  */
-public final class KeepFirstDecision extends AbstractStreamOperator<String>
-        implements OneInputStreamOperator<DocumentOutcome, String>, BoundedOneInput {
+public final class KeepFirstDecision extends AbstractStreamOperator<DroppedDuplicate>
+        implements OneInputStreamOperator<DocumentOutcome, DroppedDuplicate>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
 
     private transient List<DocumentOutcome> marks; // of the current key
@@ -115,8 +118,10 @@ public final class KeepFirstDecision extends AbstractStreamOperator<String>
         List<ErrorRecord> duplicates = new ArrayList<>();
         for (DocumentOutcome m : ofId) {
             if (!m.source.equals(kept)) {
-                duplicates.add(m.duplicateRow(kept));
-                output.collect(new StreamRecord<>(m.source));
+                if (m.describesInput()) {
+                    duplicates.add(m.duplicateRow(kept));
+                }
+                output.collect(new StreamRecord<>(new DroppedDuplicate(m.source, kept)));
             }
         }
         duplicates.sort((a, b) -> DeduplicateFunction.comparePositions(a.source, b.source));

@@ -29,13 +29,13 @@ import org.junit.jupiter.api.Test;
  */
 class KeepFirstDecisionTest {
 
-    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened() throws Exception {
+    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, DroppedDuplicate> opened() throws Exception {
         return opened(new KeepFirstDecision.IdKey());
     }
 
-    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String> opened(
+    static KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, DroppedDuplicate> opened(
             KeySelector<DocumentOutcome, Long> key) throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, String>(
+        var h = new KeyedOneInputStreamOperatorTestHarness<Long, DocumentOutcome, DroppedDuplicate>(
                 new KeepFirstDecision(), key, Types.LONG);
         h.open();
         return h;
@@ -74,7 +74,7 @@ class KeepFirstDecisionTest {
     }
 
     static Run run(List<Object> outcomes, KeySelector<DocumentOutcome, Long> key) throws Exception {
-        List<String> droppedPositions;
+        List<DroppedDuplicate> droppedPositions;
         List<ErrorRecord> errors;
         List<String> dropped = new ArrayList<>();
         List<DocumentOutcome> marks = new ArrayList<>();
@@ -126,11 +126,11 @@ class KeepFirstDecisionTest {
     }
 
     /** What {@code filter} passes of {@code outcomes} once it read {@code positions}; the dropped to {@code onDropped}. */
-    static <T> List<T> filter(DuplicateOutcomeFilter<T> filter, List<String> positions, List<T> outcomes,
+    static <T> List<T> filter(DuplicateOutcomeFilter<T> filter, List<DroppedDuplicate> positions, List<T> outcomes,
             java.util.function.Consumer<T> onDropped) throws Exception {
-        try (var f = new TwoInputStreamOperatorTestHarness<T, String, T>(filter)) {
+        try (var f = new TwoInputStreamOperatorTestHarness<T, DroppedDuplicate, T>(filter)) {
             f.open();
-            for (String position : positions) {
+            for (DroppedDuplicate position : positions) {
                 f.processElement2(position, 0);
             }
             f.endInput2();
@@ -187,9 +187,9 @@ class KeepFirstDecisionTest {
             h.processElement(DocumentOutcome.mark(new Document("a", "first", "f:1")), 0);
             assertThat(h.extractOutputValues()).as("more marks of the key may follow").isEmpty();
             h.processElement(DocumentOutcome.mark(new Document("b", "only", "f:3")), 0);
-            assertThat(h.extractOutputValues()).containsExactly("f:2");
+            assertThat(h.extractOutputValues()).extracting(d -> d.position + " " + d.keptAt).containsExactly("f:2 f:1");
             h.endInput();
-            assertThat(h.extractOutputValues()).containsExactly("f:2");
+            assertThat(h.extractOutputValues()).extracting(d -> d.position).containsExactly("f:2");
         }
     }
 
@@ -204,13 +204,66 @@ class KeepFirstDecisionTest {
         }
     }
 
+    /**
+     * The id pass's marks carry id and position only: the decision writes no row for them, and the
+     * filter before tokenize, which holds the dropped documents, writes the same rows the marks
+     * with the inputs' hashes get from the decision.
+     */
+    @Test
+    void theIdPassesDroppedDocumentsGetTheirRowsFromTheFilterBeforeTokenize() throws Exception {
+        List<Document> docs = List.of(new Document("a", "late", "f:10"), new Document("a", "earlier", "f:9"),
+                new Document("a", "other file", "g:1"), new Document("b", "only", "f:1"), new Document("c", null, "f:2"),
+                new Document("c", "same id, no text before", "f:3"));
+        List<DroppedDuplicate> dropped;
+        List<String> decisionRows = new ArrayList<>();
+        try (var h = opened()) {
+            for (DocumentOutcome mark : sortedByKey(docs.stream().map(DocumentOutcome::position).toList(),
+                    new KeepFirstDecision.IdKey())) {
+                h.processElement(mark, 0);
+            }
+            h.endInput();
+            dropped = h.extractOutputValues();
+            assertThat(h.getSideOutput(Outputs.ERRORS)).as("the decision writes no row for a bare mark").isNull();
+        }
+        try (var h = opened()) { // the same documents marked with their inputs: the decision's rows
+            for (DocumentOutcome mark : sortedByKey(docs.stream().map(DocumentOutcome::mark).toList(),
+                    new KeepFirstDecision.IdKey())) {
+                h.processElement(mark, 0);
+            }
+            h.endInput();
+            h.getSideOutput(Outputs.ERRORS).forEach(r -> decisionRows.add(described(r.getValue())));
+        }
+        var filter = DuplicateOutcomeFilter.ofDocuments();
+        assertThat(filter.dropped()).isNull();
+        try (var f = new TwoInputStreamOperatorTestHarness<Document, DroppedDuplicate, Document>(filter)) {
+            f.open();
+            for (DroppedDuplicate d : dropped) {
+                f.processElement2(d, 0);
+            }
+            f.endInput2();
+            for (Document d : docs) {
+                f.processElement1(d, 0);
+            }
+            assertThat(f.extractOutputValues()).extracting(d -> d.source).containsExactly("f:9", "f:1", "f:2");
+            List<String> rows = f.getSideOutput(Outputs.ERRORS).stream().map(r -> described(r.getValue())).toList();
+            assertThat(rows).hasSize(3).containsExactlyInAnyOrderElementsOf(decisionRows)
+                    .contains("c@f:3 duplicate_id the record at f:2 has the same id and is kept 23 "
+                            + ErrorRecord.of("c", "f:3", ErrorReason.DUPLICATE_ID, null, 1)
+                                    .withInput("same id, no text before").inputSha256);
+        }
+    }
+
+    private static String described(ErrorRecord e) {
+        return e.id + "@" + e.source + " " + e.reason + " " + e.message + " " + e.inputLength + " " + e.inputSha256;
+    }
+
     @Test
     void theFilterReadsEveryPositionBeforeAResult() throws Exception {
         var filter = DuplicateOutcomeFilter.ofResults();
-        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, String, InferenceResult>(filter)) {
+        try (var f = new TwoInputStreamOperatorTestHarness<InferenceResult, DroppedDuplicate, InferenceResult>(filter)) {
             f.open();
             assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.SECOND);
-            f.processElement2("f:10", 0);
+            f.processElement2(new DroppedDuplicate("f:10", "f:9"), 0);
             assertThatThrownBy(() -> f.processElement1(result("a", "f:1"), 0)).hasMessageContaining("before every");
             f.endInput2();
             assertThat(filter.nextSelection()).isEqualTo(org.apache.flink.streaming.api.operators.InputSelection.FIRST);

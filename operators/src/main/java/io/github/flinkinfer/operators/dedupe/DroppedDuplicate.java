@@ -1,0 +1,25 @@
+package io.github.flinkinfer.operators.dedupe;
+
+/**
+ * A document {@link KeepFirstDecision} dropped as a duplicate: its position, and the position of
+ * the document of its id that is kept (which the {@code duplicate_id} row names). Broadcast to
+ * every {@link DuplicateOutcomeFilter}; a Flink POJO.
+ */
+public class DroppedDuplicate {
+    /** The dropped document's position, {@code <path>@<offset>} or {@code <path>:<line>}. */
+    public String position;
+    /** The kept document's position. */
+    public String keptAt;
+
+    public DroppedDuplicate() {}
+
+    public DroppedDuplicate(String position, String keptAt) {
+        this.position = position;
+        this.keptAt = keptAt;
+    }
+
+    @Override
+    public String toString() {
+        return position + " (kept: " + keptAt + ")";
+    }
+}
