@@ -2,9 +2,9 @@ package io.github.flinkinfer.jobs.io;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.errors.ErrorReason;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
@@ -53,7 +53,7 @@ public final class JsonDocuments {
 
     private final String idField;
     private final String textField;
-    private final ObjectMapper json;
+    private final JsonFactory json;
 
     public JsonDocuments(String idField, String textField, int maxRecordBytes) {
         this(new Fields(idField, textField, maxRecordBytes));
@@ -71,64 +71,117 @@ public final class JsonDocuments {
                                         .maxNestingDepth(64)
                                         .build())
                         .build();
-        this.json = JsonMapper.builder(factory).build();
+        this.json = factory;
     }
 
     /**
      * Parses one decoded JSON value found at {@code pos}. {@code defaultId} stands in for a missing
      * id (Kafka: {@code topic-partition-offset}); null makes a missing id an error.
+     *
+     * <p>One pass of Jackson's streaming parser, no tree: the value is read to its end (so any
+     * malformed part of it is an error, as a tree would find), only the id and text fields'
+     * values are kept (the last of a repeated field, as a tree keeps), every other value is
+     * skipped unbuilt, and what follows the value is not read (as {@code ObjectMapper.readTree}).
      */
     public void parse(String decoded, String pos, String defaultId, Emitter out) {
         if (decoded.isBlank()) {
             out.error(ErrorRecord.of(null, pos, ErrorReason.MALFORMED_JSON, "blank line", 1));
             return;
         }
-        JsonNode node;
-        try {
-            node = json.readTree(decoded);
+        Field id = new Field();
+        Field text = new Field();
+        boolean object;
+        try (JsonParser p = json.createParser(decoded)) {
+            JsonToken t = p.nextToken();
+            object = t == JsonToken.START_OBJECT;
+            if (object) {
+                String name;
+                while ((name = p.nextFieldName()) != null) {
+                    JsonToken v = p.nextToken();
+                    boolean isId = name.equals(idField);
+                    boolean isText = name.equals(textField);
+                    if (isId) {
+                        id.read(p, v);
+                    }
+                    if (isText) {
+                        text.read(p, v);
+                    }
+                    p.skipChildren(); // an object or array: read to its end, never built
+                }
+            } else {
+                p.skipChildren();
+                p.finishToken(); // a scalar read to its end: an unterminated string is malformed
+            }
         } catch (Exception e) {
             out.error(ErrorRecord.of(null, pos, ErrorReason.MALFORMED_JSON,
                     e.getClass().getSimpleName(), 1).withInput(decoded));
             return;
         }
-        if (node == null || !node.isObject()) {
+        if (!object) {
             out.error(ErrorRecord.of(null, pos, ErrorReason.NOT_AN_OBJECT,
                     "expected a JSON object", 1).withInput(decoded));
             return;
         }
-        JsonNode id = node.get(idField);
         String idText;
-        if (id == null || id.isNull()) {
+        if (id.absent()) {
             if (defaultId == null) {
                 out.error(ErrorRecord.of(null, pos, ErrorReason.MISSING_ID,
                         absent(idField, id), 1).withInput(decoded));
                 return;
             }
             idText = defaultId;
-        } else if (!id.isTextual() && !id.isIntegralNumber()) {
+        } else if (id.token != JsonToken.VALUE_STRING && id.token != JsonToken.VALUE_NUMBER_INT) {
             out.error(ErrorRecord.of(null, pos, ErrorReason.INVALID_ID,
                     "'" + idField + "' must be a string or integer", 1).withInput(decoded));
             return;
         } else {
-            idText = id.asText();
+            idText = id.value;
         }
-        JsonNode text = node.get(textField);
-        if (text == null || text.isNull()) {
+        if (text.absent()) {
             out.error(ErrorRecord.of(idText, pos, ErrorReason.MISSING_TEXT,
                     absent(textField, text), 1).withInput(decoded));
             return;
         }
-        if (!text.isTextual()) {
+        if (text.token != JsonToken.VALUE_STRING) {
             out.error(ErrorRecord.of(idText, pos, ErrorReason.NON_STRING_TEXT,
-                    "'" + textField + "' is " + text.getNodeType(), 1).withInput(decoded));
+                    "'" + textField + "' is " + text.nodeType(), 1).withInput(decoded));
             return;
         }
-        checkText(idText, pos, text.asText(), out);
+        checkText(idText, pos, text.value, out);
+    }
+
+    /** The last value of one field of the object: its first token, and its text where it is a string or integer. */
+    private static final class Field {
+        JsonToken token;
+        String value;
+
+        void read(JsonParser p, JsonToken t) throws java.io.IOException {
+            token = t;
+            // an integer as a tree writes it (Integer, Long or BigInteger), a string as it is
+            value = t == JsonToken.VALUE_STRING ? p.getText()
+                    : t == JsonToken.VALUE_NUMBER_INT ? p.getNumberValue().toString() : null;
+        }
+
+        /** Not there, or there with the value null. */
+        boolean absent() {
+            return token == null || token == JsonToken.VALUE_NULL;
+        }
+
+        /** The value's kind as a tree names it ({@code JsonNodeType}). */
+        String nodeType() {
+            return switch (token) {
+                case START_OBJECT -> JsonNodeType.OBJECT.name();
+                case START_ARRAY -> JsonNodeType.ARRAY.name();
+                case VALUE_TRUE, VALUE_FALSE -> JsonNodeType.BOOLEAN.name();
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> JsonNodeType.NUMBER.name();
+                default -> token.name();
+            };
+        }
     }
 
     /** Why a field is missing: not there, or there with the value null. */
-    private static String absent(String field, JsonNode value) {
-        return value == null ? "no '" + field + "' field" : "'" + field + "' is null";
+    private static String absent(String field, Field value) {
+        return value.token == null ? "no '" + field + "' field" : "'" + field + "' is null";
     }
 
     /** The text rules of every format ({@link Document#problemWith}): not empty or whitespace, no NUL character. */
