@@ -147,10 +147,11 @@ final class EmbeddingPages implements BulkWriter<InferenceResult> {
         originalTokenCount.add(r.originalTokenCount);
         truncated.add(r.truncated);
         source.add(r.source);
-        if (c == null && r.id != null) {
-            docId.add(id.lastBytes(), r.id); // an unchunked row's doc_id is its id
+        String doc = c == null ? r.id : c.docId;
+        if (doc != null && doc.equals(r.id)) {
+            docId.add(id.lastBytes(), doc); // an unchunked row's doc_id is its id: the same bytes
         } else {
-            docId.add(c == null ? r.id : c.docId);
+            docId.add(doc);
         }
         chunkIndex.add(chunked ? c.chunkIndex : null);
         chunkCount.add(chunked ? c.chunkCount : null);
