@@ -1,13 +1,14 @@
 package io.github.flinkinfer.jobs.io;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.errors.ErrorReason;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
+import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -63,7 +64,7 @@ public final class JsonDocuments {
         idField = fields.idField();
         textField = fields.textField();
         int maxRecordBytes = fields.maxRecordBytes();
-        JsonFactory factory =
+        this.json =
                 JsonFactory.builder()
                         .streamReadConstraints(
                                 StreamReadConstraints.builder()
@@ -71,7 +72,6 @@ public final class JsonDocuments {
                                         .maxNestingDepth(64)
                                         .build())
                         .build();
-        this.json = factory;
     }
 
     /**
@@ -98,12 +98,10 @@ public final class JsonDocuments {
                 String name;
                 while ((name = p.nextFieldName()) != null) {
                     JsonToken v = p.nextToken();
-                    boolean isId = name.equals(idField);
-                    boolean isText = name.equals(textField);
-                    if (isId) {
+                    if (name.equals(idField)) {
                         id.read(p, v);
                     }
-                    if (isText) {
+                    if (name.equals(textField)) { // also where it names the id's field
                         text.read(p, v);
                     }
                     p.skipChildren(); // an object or array: read to its end, never built
@@ -155,7 +153,7 @@ public final class JsonDocuments {
         JsonToken token;
         String value;
 
-        void read(JsonParser p, JsonToken t) throws java.io.IOException {
+        void read(JsonParser p, JsonToken t) throws IOException {
             token = t;
             // an integer as a tree writes it (Integer, Long or BigInteger), a string as it is
             value = t == JsonToken.VALUE_STRING ? p.getText()

@@ -27,7 +27,7 @@ import org.apache.flink.util.function.SerializableFunction;
  * operator reads input 2 to its end before the first record of input 1 (it selects that input
  * until it ends, as Flink's own BATCH broadcast operators do), so input 1 needs neither a key
  * nor a sort: its records pass on unchanged, in the order they arrive, unless their position is
- * one of the dropped, which go to {@link #dropped()}. Over pipelined inputs input 1 waits,
+ * one of the dropped. Over pipelined inputs input 1 waits,
  * backpressured, until the positions end ({@code KeepFirstAfterInference} builds both shapes).
  *
  * <pre>{@code
