@@ -38,7 +38,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.runtime.partitioner.ForwardPartitioner;
-import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
+import org.apache.flink.streaming.runtime.partitioner.RescalePartitioner;
 
 /**
  * Builds every run's dataflow on an environment, the same for every {@link TaskKind}; the kind
@@ -228,8 +228,10 @@ public final class InferencePipeline {
         int parallelism = errors.get(0).getExecutionEnvironment().getParallelism();
         DataStream<ErrorRecord> all = null;
         for (DataStream<ErrorRecord> e : errors) {
+            // another parallelism: rescaled, pointwise (error rows need no spread; all-to-all would
+            // cost a TaskManager T x P channels' buffers for a handful of rows)
             DataStream<ErrorRecord> in = !pipelined ? e : Exchanges.pipelined(e,
-                    e.getParallelism() == parallelism ? new ForwardPartitioner<>() : new RebalancePartitioner<>());
+                    e.getParallelism() == parallelism ? new ForwardPartitioner<>() : new RescalePartitioner<>());
             all = all == null ? in : all.union(in);
         }
         return all.map(e -> e)
