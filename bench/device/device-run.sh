@@ -19,7 +19,7 @@ mkdir -p conf-base
 printf 'taskmanager.memory.network.min: 1gb\ntaskmanager.memory.network.max: 1gb\n' > conf-base/config.yaml
 cps=(); confs=()
 for b in $BUILDS; do
-  [ -d app-$b ] || tar -xf $P/app-$b.tar
+  rm -rf app-$b; tar -xf $P/app-$b.tar # always this pack's jars
   cps+=("$b=$(ls $W/app-$b/*.jar $W/deps/*.jar | tr '\n' ':')")
   [ "$b" = base ] && confs+=("base=$W/conf-base")
 done

@@ -30,5 +30,5 @@ if [ -n "$LOADED" ]; then
   mv "$W"/pruned/*.jar "$W/$DIR/"
 fi
 du -sh "$W/$DIR"
-tar -C "$W" -cf - "$DIR" | xz -T2 -6 > "$OUT"
+tar -C "$W" -cf - "$DIR" | xz -T2 -9e > "$OUT"
 ls -la "$OUT"; rm -rf "$W"
