@@ -62,6 +62,10 @@ class TokenizeParallelismITCase extends ClusterTestBase {
         assertThat(filter.getParallelism()).isEqualTo(3);
         assertThat(decide.getOutEdges()).filteredOn(e -> e.getTargetId() == filter.getId())
                 .singleElement().satisfies(e -> assertThat(e.getExchangeMode()).isEqualTo(StreamExchangeMode.PIPELINED));
+        // the documents and the dropped positions partitioned alike, not broadcast: each filter
+        // subtask holds the dropped positions of its own documents
+        assertThat(filter.getInEdges()).hasSize(2)
+                .allSatisfy(e -> assertThat(e.getPartitioner()).hasToString("POSITION"));
         // the duplicates are dropped before tokenize: the results spread to 3 writers, as without dedupe
         assertThat(graph.getStreamNodes()).extracting(StreamNode::getOperatorName)
                 .doesNotContain("drop-duplicate-results", "drop-duplicate-errors");

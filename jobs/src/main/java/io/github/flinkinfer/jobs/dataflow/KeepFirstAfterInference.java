@@ -38,8 +38,9 @@ import org.apache.flink.streaming.runtime.partitioner.RebalancePartitioner;
  *       every document; the marks reach the keyed decision over a <em>pipelined</em> exchange, so
  *       the id pass, the decision and the main read are one pipelined region deployed at once
  *       (over a blocking exchange Flink would run the id pass to its end before deploying the
- *       rest). The dropped positions are broadcast to a {@link DuplicateOutcomeFilter} of
- *       documents <em>before tokenize</em>, which reads them all before its first document
+ *       rest). The dropped positions go to a {@link DuplicateOutcomeFilter} of documents
+ *       <em>before tokenize</em>, partitioned by position as the documents are (each subtask
+ *       holds its share), which reads its positions before its first document
  *       ({@link #beforeTokenize}): no duplicate is tokenized or inferred, and the results go to
  *       the writers chained to inference, as without dedupe. The id pass (read, parse, a mark
  *       per document: about a tenth of the main path's CPU per document) is then the only
@@ -87,17 +88,18 @@ final class KeepFirstAfterInference {
     /**
      * The documents of {@code input} less the dropped duplicates, on the way to tokenize: the id
      * pass's marks are decided ({@link #decide}, over a pipelined keyed exchange) and the dropped
-     * documents broadcast (pipelined) to a {@link DuplicateOutcomeFilter} of documents, fed by a
-     * pipelined rebalance of the main read and chained to tokenize, which holds the documents back
-     * until every position is known. The duplicate rows, the filter's, go to {@code errors}.
+     * documents sent (pipelined) to a {@link DuplicateOutcomeFilter} of documents chained to
+     * tokenize, which holds the documents back until every position is known; the main read's
+     * documents and the dropped ones are both partitioned by position, so each filter subtask
+     * holds only its share of the dropped positions. The duplicate rows, the filter's, go to {@code errors}.
      */
     static DataStream<Document> beforeTokenize(ParsedInput input, InferenceConfig config,
             List<DataStream<ErrorRecord>> errors) {
         SingleOutputStreamOperator<DroppedDuplicate> dropped = decide(idPass(input, config), StreamExchangeMode.PIPELINED);
-        SingleOutputStreamOperator<Document> kept = StageParallelism.pipelinedRebalance(input.documents())
-                .connect(Exchanges.of(dropped, new BroadcastPartitioner<>(), StreamExchangeMode.PIPELINED))
-                .transform("drop-duplicate-documents", TypeInformation.of(Document.class),
-                        DuplicateOutcomeFilter.ofDocuments())
+        DuplicateOutcomeFilter<Document> filter = DuplicateOutcomeFilter.ofDocuments();
+        SingleOutputStreamOperator<Document> kept = Exchanges.pipelined(input.documents(), filter.outcomes())
+                .connect(Exchanges.pipelined(dropped, DuplicateOutcomeFilter.positions()))
+                .transform("drop-duplicate-documents", TypeInformation.of(Document.class), filter)
                 .uid("drop-duplicate-documents");
         StageParallelism.ofTokenize(kept, config); // chained with tokenize
         errors.add(kept.getSideOutput(Outputs.ERRORS));
@@ -136,7 +138,8 @@ final class KeepFirstAfterInference {
 
     /**
      * Keep-first for inputs read once: {@code marks} (one per document, complete at the input's
-     * end) are decided ({@link #decide}, blocking), and the dropped positions broadcast to a
+     * end) are decided ({@link #decide}, blocking), and the dropped positions broadcast (each
+     * filter subtask holds all of them; the results stay on the inference subtasks' slots) to a
      * {@link DuplicateOutcomeFilter} before the result writers and one on the error rows of
      * tokenize and inference. Both filters' inputs are blocking, else inference and the marks
      * would wait on each other: the results are written after the last batch. The results edge

@@ -2,8 +2,9 @@ package io.github.flinkinfer.operators.dedupe;
 
 /**
  * A document {@link KeepFirstDecision} dropped as a duplicate: its position, and the position of
- * the document of its id that is kept (which the {@code duplicate_id} row names). Broadcast to
- * every {@link DuplicateOutcomeFilter}; a Flink POJO.
+ * the document of its id that is kept (which the {@code duplicate_id} row names). Sent to the
+ * {@link DuplicateOutcomeFilter} subtask of its position ({@link DuplicateOutcomeFilter#positions()}),
+ * or broadcast to every one; a Flink POJO.
  */
 public class DroppedDuplicate {
     /** The dropped document's position, {@code <path>@<offset>} or {@code <path>:<line>}. */

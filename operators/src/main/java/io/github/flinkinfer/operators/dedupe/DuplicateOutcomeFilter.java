@@ -7,20 +7,28 @@ import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.io.network.api.writer.SubtaskStateMapper;
+import org.apache.flink.runtime.plugable.SerializationDelegate;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedMultiInput;
 import org.apache.flink.streaming.api.operators.InputSelectable;
 import org.apache.flink.streaming.api.operators.InputSelection;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.MathUtils;
 import org.apache.flink.util.OutputTag;
 import org.apache.flink.util.function.SerializableFunction;
 
 /**
  * Drops the documents, or their outcomes (results, error rows of tokenization and inference),
  * that {@link KeepFirstDecision} dropped as duplicates: input 1 is the documents or
- * outcomes, input 2 the dropped documents (every one to every subtask). A dropped document
+ * outcomes, input 2 the dropped documents: both partitioned by position ({@link #outcomes()},
+ * {@link #positions()}: a document and its dropped position meet in one subtask), or input 2
+ * broadcast, every dropped position to every subtask, where input 1 cannot move (results kept
+ * on the inference subtasks' slots). A dropped document
  * becomes its {@code duplicate_id} row here ({@link Outputs#ERRORS}: its input's length and
  * sha256 are taken from the text it holds, so the id pass's marks need not carry them); a dropped
  * result or error row goes to {@link #dropped()}, its row being the decision's. The
@@ -31,12 +39,16 @@ import org.apache.flink.util.function.SerializableFunction;
  * backpressured, until the positions end ({@code KeepFirstAfterInference} builds both shapes).
  *
  * <pre>{@code
- * documents.connect(dropped).transform("drop-duplicate-documents", type, DuplicateOutcomeFilter.ofDocuments());
+ * DuplicateOutcomeFilter<Document> filter = DuplicateOutcomeFilter.ofDocuments();
+ * Exchanges.pipelined(documents, filter.outcomes())
+ *         .connect(Exchanges.pipelined(dropped, DuplicateOutcomeFilter.positions()))
+ *         .transform("drop-duplicate-documents", type, filter);
  * }</pre>
  *
- * <p>Memory: every subtask holds every dropped position with the kept one, an exact map of
- * strings, about 250 bytes per duplicate for 50-character positions, none for a corpus without
- * duplicate ids (docs/errors.md).
+ * <p>Memory: each subtask holds the dropped positions it receives, with the kept one's, an exact
+ * map of strings, about 250 bytes per duplicate for 50-character positions, none for a corpus
+ * without duplicate ids: partitioned, a JVM holds each dropped position once whatever the number
+ * of its filter subtasks; broadcast, once per subtask (docs/errors.md).
  */
 public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
         implements TwoInputStreamOperator<T, DroppedDuplicate, T>, InputSelectable, BoundedMultiInput {
@@ -84,6 +96,19 @@ public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
         return new DuplicateOutcomeFilter<>(e -> e.source, DROPPED_ERRORS, null);
     }
 
+    /**
+     * The exchange to this filter's first input: each document or outcome to the subtask of its
+     * position, where {@link #positions()} sends that position if it was dropped.
+     */
+    public StreamPartitioner<T> outcomes() {
+        return new ByPosition<>(position);
+    }
+
+    /** The exchange of the dropped positions to the filters' second input: each to the subtask of its position. */
+    public static StreamPartitioner<DroppedDuplicate> positions() {
+        return new ByPosition<>(d -> d.position);
+    }
+
     /** Where the outcomes of dropped duplicates go (null for documents: their rows go to {@link Outputs#ERRORS}). */
     public OutputTag<T> dropped() {
         return droppedTag;
@@ -126,5 +151,45 @@ public final class DuplicateOutcomeFilter<T> extends AbstractStreamOperator<T>
     @Override
     public void processElement2(StreamRecord<DroppedDuplicate> dropped) {
         keptAt.put(dropped.getValue().position, dropped.getValue().keptAt);
+    }
+
+    /**
+     * Each record to the subtask of its position's hash (spread by murmur, as Flink spreads
+     * keys): a document, its results and error rows, and its dropped position, whose position
+     * strings are equal, all go to the same one.
+     */
+    private static final class ByPosition<T> extends StreamPartitioner<T> {
+        private static final long serialVersionUID = 1L;
+        private final SerializableFunction<T, String> position;
+
+        ByPosition(SerializableFunction<T, String> position) {
+            this.position = position;
+        }
+
+        @Override
+        public int selectChannel(SerializationDelegate<StreamRecord<T>> record) {
+            return MathUtils.murmurHash(Objects.hashCode(position.apply(record.getInstance().getValue())))
+                    % numberOfChannels;
+        }
+
+        @Override
+        public StreamPartitioner<T> copy() {
+            return this;
+        }
+
+        @Override
+        public SubtaskStateMapper getDownstreamSubtaskStateMapper() {
+            return SubtaskStateMapper.FULL; // no state of its own: any records may come to any subtask
+        }
+
+        @Override
+        public boolean isPointwise() {
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "POSITION";
+        }
     }
 }
