@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The JSON parse rules, read in one streaming pass: each line's one outcome (a document, or an
  * error reason and message) is what reading the whole value as a tree gave before 2026-12-06,
- * checked then on 110,000 fuzzed lines of the scale corpus (docs/benchmarks/parse-2026-12-06.md).
+ * checked then on 110,000 fuzzed lines of the scale corpus (docs/benchmarks/id-pass-parse-2026-12-06.md).
  */
 class JsonDocumentsTest {
     private final JsonDocuments parser = new JsonDocuments("id", "text", 1 << 20);
