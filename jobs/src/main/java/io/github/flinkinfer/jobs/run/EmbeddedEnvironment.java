@@ -173,7 +173,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
      */
     static MiniClusterConfiguration clusterConfiguration(Configuration configuration, int parallelism,
             long networkBytes) {
-        Configuration c = TaskManagerNetwork.withNetworkMemory(configuration,
+        Configuration c = TaskManagerNetwork.forEmbeddedCluster(configuration,
                 TaskManagerNetwork.configured(configuration) ? 0 : networkBytes);
         if (!c.contains(RestOptions.BIND_PORT)) {
             c.set(RestOptions.BIND_PORT, "0");
@@ -231,7 +231,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         /** The cluster for a job: the early one if it fits, else a new one (Flink starts it). */
         synchronized MiniCluster clusterFor(MiniClusterConfiguration flinks) {
             MiniClusterConfiguration wanted = new MiniClusterConfiguration.Builder()
-                    .setConfiguration(TaskManagerNetwork.withNetworkMemory(flinks.getConfiguration(), networkBytes))
+                    .setConfiguration(TaskManagerNetwork.forEmbeddedCluster(flinks.getConfiguration(), networkBytes))
                     .setNumTaskManagers(flinks.getNumTaskManagers())
                     .setRpcServiceSharing(flinks.getRpcServiceSharing())
                     .setNumSlotsPerTaskManager(slots(flinks))

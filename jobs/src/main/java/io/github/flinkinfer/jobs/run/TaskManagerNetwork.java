@@ -34,10 +34,21 @@ public final class TaskManagerNetwork {
     public static final int ESTIMATED_POINTWISE = 16;
 
     /**
+     * The embedded cluster's buffer size where the configuration sets none: half Flink's 32 KiB.
+     * Its exchanges are all in one JVM (no TCP to fill), its records are small (a document a few
+     * hundred bytes, a 384-dimension result 1.6 KB), and Flink allocates and first touches all of
+     * its network memory as the cluster starts, on the job's critical path: 408 MiB at parallelism
+     * 16 took 1.3 s of that start on the 2-core development VM (docs/benchmarks/segment-size-2026-12-06.md).
+     * Halving the buffers halves that memory and its buffers-per-channel rule stays the same.
+     */
+    public static final MemorySize EMBEDDED_SEGMENT_SIZE = MemorySize.parse("16kb");
+
+    /**
      * The early embedded cluster's network memory at {@code parallelism}: what {@link
-     * #ESTIMATED_ALL_TO_ALL} and {@link #ESTIMATED_POINTWISE} exchanges need. Twelve all-to-all
-     * exchanges, the estimate before 2026-12-06, allocated 480 MiB at parallelism 16 for a job
-     * that needs 285, and 3.7 GiB at 48 for 1.4.
+     * #ESTIMATED_ALL_TO_ALL} and {@link #ESTIMATED_POINTWISE} exchanges need: 204 MiB at
+     * parallelism 16 for a default job that needs 122, with {@link #EMBEDDED_SEGMENT_SIZE} buffers.
+     * Twelve all-to-all exchanges of 32 KiB buffers, the estimate before 2026-12-06, allocated
+     * 480 MiB at parallelism 16, and 3.7 GiB at 48.
      */
     public static long estimatedBytes(ReadableConfig conf, int parallelism) {
         return embeddedSizing(conf).bytesForShape(ESTIMATED_ALL_TO_ALL, ESTIMATED_POINTWISE, parallelism);
@@ -49,9 +60,12 @@ public final class TaskManagerNetwork {
                 conf.get(NettyShuffleEnvironmentOptions.NETWORK_SORT_SHUFFLE_MIN_BUFFERS));
     }
 
-    /** The sizing rule of an embedded TaskManager of {@code conf}, as the MiniCluster sets it (16 sort buffers). */
+    /**
+     * The sizing rule of an embedded TaskManager of {@code conf}, as the MiniCluster sets it (16 sort
+     * buffers) with {@link #forEmbeddedCluster}'s segment size.
+     */
     public static NetworkMemorySizing embeddedSizing(ReadableConfig conf) {
-        return sizing(new MiniClusterConfiguration.Builder().setConfiguration(Configuration.fromMap(conf.toMap()))
+        return sizing(new MiniClusterConfiguration.Builder().setConfiguration(forEmbeddedCluster(conf, 0))
                 .build().getConfiguration());
     }
 
@@ -62,9 +76,16 @@ public final class TaskManagerNetwork {
                 || conf.getOptional(TaskManagerOptions.NETWORK_MEMORY_FRACTION).isPresent();
     }
 
-    /** {@code conf} with network memory min = max = {@code bytes} (rounded up); 0 = as it is. */
-    public static Configuration withNetworkMemory(ReadableConfig conf, long bytes) {
+    /**
+     * {@code conf} as the embedded cluster's TaskManagers get it: buffers of {@link
+     * #EMBEDDED_SEGMENT_SIZE} unless it sets {@code taskmanager.memory.segment-size}, and network
+     * memory min = max = {@code bytes} (rounded up; 0 = as it is).
+     */
+    public static Configuration forEmbeddedCluster(ReadableConfig conf, long bytes) {
         Configuration c = Configuration.fromMap(conf.toMap());
+        if (!c.contains(TaskManagerOptions.MEMORY_SEGMENT_SIZE)) {
+            c.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, EMBEDDED_SEGMENT_SIZE);
+        }
         if (bytes > 0) {
             MemorySize size = new MemorySize(NetworkMemorySizing.roundedUp(bytes));
             c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, size);

@@ -3,6 +3,7 @@ package io.github.flinkinfer.jobs.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.SecurityOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -26,5 +27,34 @@ class EmbeddedClusterConfigurationTest {
         MiniClusterConfiguration c = EmbeddedEnvironment.clusterConfiguration(user, 2, 0);
 
         assertThat(c.getConfiguration().get(SecurityOptions.DELEGATION_TOKENS_ENABLED)).isTrue();
+    }
+
+    @Test
+    void buffersOfSixteenKibibytesUnlessTheConfigurationSetsTheSegmentSize() {
+        MiniClusterConfiguration ours = EmbeddedEnvironment.clusterConfiguration(new Configuration(), 16, 200L << 20);
+        Configuration user = new Configuration();
+        user.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("32kb"));
+        MiniClusterConfiguration theirs = EmbeddedEnvironment.clusterConfiguration(user, 16, 200L << 20);
+
+        assertThat(ours.getConfiguration().get(TaskManagerOptions.MEMORY_SEGMENT_SIZE))
+                .isEqualTo(MemorySize.parse("16kb"));
+        assertThat(ours.getConfiguration().get(TaskManagerOptions.NETWORK_MEMORY_MAX))
+                .isEqualTo(MemorySize.ofMebiBytes(200));
+        assertThat(theirs.getConfiguration().get(TaskManagerOptions.MEMORY_SEGMENT_SIZE))
+                .isEqualTo(MemorySize.parse("32kb"));
+    }
+
+    @Test
+    void theEmbeddedSizingCountsTheBuffersTheClusterGets() {
+        Configuration user = new Configuration();
+        user.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, MemorySize.parse("32kb"));
+
+        assertThat(TaskManagerNetwork.embeddedSizing(new Configuration()).segmentBytes()).isEqualTo(16 << 10);
+        assertThat(TaskManagerNetwork.embeddedSizing(user).segmentBytes()).isEqualTo(32 << 10);
+        // a session or application cluster keeps Flink's own (the client's configuration)
+        assertThat(TaskManagerNetwork.sizing(new Configuration()).segmentBytes()).isEqualTo(32 << 10);
+        // the early estimate halves with the buffers: 204 MiB at P=16 where 32 KiB buffers took 408
+        assertThat(TaskManagerNetwork.estimatedBytes(new Configuration(), 16)).isEqualTo(204L << 20);
+        assertThat(TaskManagerNetwork.estimatedBytes(user, 16)).isEqualTo(408L << 20);
     }
 }
