@@ -12,6 +12,9 @@ W=/tmp/fi; mkdir -p $W; cd $W
 [ -x jre/bin/java ] || xz -dc $P/jre.tar.xz | tar -xf -
 [ -d deps ] || { xz -dc $P/deps.tar.xz | tar -xf - && cp $P/*.jar deps/; }
 { nproc; free -g | head -2; lscpu | grep -E "Model name|^CPU\(s\)|Thread|Socket"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | head -3; } > $OUT/machine.txt || true
+# What memory touched for the first time costs here: Flink allocates a TaskManager's network memory
+# as it starts (docs/benchmarks/segment-size-2026-12-06.md: ~3 ms per MiB on the 2-core development VM)
+python3 -c 'import mmap,time; n=256<<20; m=mmap.mmap(-1,n); t=time.perf_counter(); [m.__setitem__(i,1) for i in range(0,n,4096)]; a=time.perf_counter()-t; t=time.perf_counter(); [m.__setitem__(i,2) for i in range(0,n,4096)]; print(f"first touch of fresh memory: {a*1e3/256:.2f} ms per MiB (touched again: {(time.perf_counter()-t)*1e3/256:.2f})")' >> $OUT/machine.txt || true
 [ -f corpus-$N.jsonl ] || python3 $P/gen_corpus.py $SAMPLE $N corpus-$N.jsonl
 [ -f corpus-$((K*N)).jsonl ] || python3 $P/gen_corpus.py $SAMPLE $((K*N)) corpus-$((K*N)).jsonl
 mkdir -p conf-base
