@@ -6,6 +6,7 @@
 # bin/flink-inference does after the README's -Prun (fixed_marginal.py --cds).
 # FIXTURE=pooled: the builds run the fixture whose output is already pooled (a GPU under
 # --pool-on-device) instead of the token-state one; SCALE runs both, the pooled one to scale-N-pooled.
+# THREADS=1: each run's CPU and minor page faults by thread name, beside its console (*.threads.json).
 set -euo pipefail
 P=$(cd "$1" && pwd); CARD=$P/fixture${FIXTURE:+-$FIXTURE}/card.json; SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
 W=/tmp/fi; mkdir -p $W; cd $W
@@ -29,7 +30,7 @@ done
 python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
   --classpath "${cps[@]}" --conf "${confs[@]}" --card $CARD \
   --corpus-n corpus-$N.jsonl --corpus-kn corpus-$((K*N)).jsonl --k $K --parallelism $PARS --out $OUT ${HEAP:+--heap $HEAP} \
-  --rounds ${ROUNDS:-1} ${CDS:+--cds}
+  --rounds ${ROUNDS:-1} ${CDS:+--cds} ${THREADS:+--threads}
 # The scale runs (issue 38 item 4): the last build alone at the widest parallelism, each size once
 if [ -n "${SCALE:-}" ]; then
   last=${BUILDS##* }; wide=${PARS##* }

@@ -18,7 +18,7 @@ class loading leave the fixed seconds. A build whose class path has directories 
 Usage: fixed_marginal.py --java JAVA --jvm-options FILE --classpath BUILD=CP ... --card CARD
        --corpus-n FILE --corpus-kn FILE --k K --parallelism 1 2 16 --out DIR [--conf BUILD=DIR]
 """
-import argparse, json, os, resource, shlex, statistics, subprocess, sys, time
+import argparse, collections, json, os, re, resource, shlex, statistics, subprocess, sys, threading, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--java", required=True)
@@ -38,6 +38,8 @@ ap.add_argument("--no-warmup", action="store_true")
 ap.add_argument("--sizes", nargs="+", default=["n", "kn"])
 ap.add_argument("--rounds", type=int, default=1)
 ap.add_argument("--cds", action="store_true", help="class-data archive per build, from its warm-up run")
+ap.add_argument("--threads", action="store_true",
+                help="per run, CPU and minor page faults by thread name (/proc/<pid>/task/*/stat, polled)")
 a = ap.parse_args()
 builds = dict(c.split("=", 1) for c in a.classpath)
 confs = dict(c.split("=", 1) for c in a.conf)
@@ -59,6 +61,31 @@ def cds_options(build, warmup):
         return quiet + [f"-XX:ArchiveClassesAtExit={archive}"]
     return quiet + [f"-XX:SharedArchiveFile={archive}"] if build in archives else []
 
+def by_thread(proc, into):
+    """Polls proc's threads until it exits: the last CPU seconds and minor faults seen per thread id."""
+    tick = os.sysconf("SC_CLK_TCK")
+    while proc.poll() is None:
+        try:
+            for tid in os.listdir(f"/proc/{proc.pid}/task"):
+                try:
+                    stat = open(f"/proc/{proc.pid}/task/{tid}/stat").read()
+                except OSError:
+                    continue
+                name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+                into[tid] = (name, (int(fields[11]) + int(fields[12])) / tick, int(fields[7]))
+        except OSError:
+            pass
+        time.sleep(0.1)
+
+def thread_table(seen):
+    """CPU seconds and minor faults summed by thread name (digits folded), most CPU first."""
+    groups = collections.defaultdict(lambda: [0, 0.0, 0])
+    for name, cpu, faults in seen.values():
+        g = groups[re.sub(r"\d+", "#", name)]
+        g[0] += 1; g[1] += cpu; g[2] += faults
+    return [dict(threads=n, name=k, cpuSeconds=round(c, 2), minorFaults=f)
+            for k, (n, c, f) in sorted(groups.items(), key=lambda kv: -kv[1][1])]
+
 def run(build, p, size, rnd=0, warmup=False):
     corpus, docs = sizes[size]
     out = f"/tmp/fm-out-{build}-{p}-{size}"
@@ -75,13 +102,23 @@ def run(build, p, size, rnd=0, warmup=False):
     t0 = time.monotonic()
     with open(f"{a.out}/{build}-p{p}-{size}-r{rnd}.out", "w") as log:
         try:
-            rc = subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=a.timeout).returncode
+            proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+            seen = {}
+            poller = threading.Thread(target=by_thread, args=(proc, seen), daemon=True)
+            if a.threads:
+                poller.start()
+            rc = proc.wait(timeout=a.timeout)
         except subprocess.TimeoutExpired:
+            proc.kill(); proc.wait()
             rc = 124
+        if a.threads:
+            poller.join()
+            json.dump(thread_table(seen), open(f"{a.out}/{build}-p{p}-{size}-r{rnd}.threads.json", "w"), indent=0)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    row = dict(build=build, p=p, size=size, round=rnd, docs=docs, rc=rc, processSeconds=round(wall, 3), cpuSeconds=round(cpu, 3))
+    row = dict(build=build, p=p, size=size, round=rnd, docs=docs, rc=rc, processSeconds=round(wall, 3), cpuSeconds=round(cpu, 3),
+               sysSeconds=round(after.ru_stime - before.ru_stime, 3), minorFaults=after.ru_minflt - before.ru_minflt)
     try:
         r = json.load(open(f"{out}/report-r.json"))
         t = r["series"]["timeline"]
@@ -89,6 +126,8 @@ def run(build, p, size, rnd=0, warmup=False):
                    firstBatchSeconds=t["firstBatchSeconds"], lastBatchSeconds=t["lastBatchSeconds"],
                    firstInputSeconds=t.get("firstInputSeconds"),  # None before 2026-12-06
                    tailSeconds=round(r["wallSeconds"] - t["lastBatchSeconds"], 3), realTokens=r["realTokens"])
+        cluster = r.get("clusterStart") or {}  # the embedded cluster's start, and how long the job waited for it
+        row.update(clusterSeconds=cluster.get("seconds"), clusterReadyAfterSubmission=cluster.get("readyAfterSubmissionSeconds"))
     except Exception as e:  # a failed run has no report: its row says so
         row["error"] = repr(e)[:200]
     subprocess.run(["rm", "-rf", out])

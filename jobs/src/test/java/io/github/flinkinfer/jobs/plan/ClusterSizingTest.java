@@ -31,8 +31,9 @@ class ClusterSizingTest {
                 .contains("taskmanager.memory.network.max >= that, 19 exchanges at parallelism 16");
         assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("19.375mb")
                 .contains("per slot, 197.500mb").endsWith("per TaskManager of 16 slot(s)");
-        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 26.125mb")
-                .contains("per slot, 243.625mb").endsWith("per TaskManager of 16 slot(s)");
+        // the embedded cluster's 16 KiB buffers: half a 32 KiB cluster's figure, same rule
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 13.063mb")
+                .contains("per slot, 121.813mb").endsWith("per TaskManager of 16 slot(s)");
     }
 
     @Test
