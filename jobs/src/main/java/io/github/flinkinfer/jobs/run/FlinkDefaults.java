@@ -31,6 +31,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       and judges it; {@code flink run --detached} sets it false explicitly and keeps that);</li>
  *   <li>{@code pipeline.generic-types}: false (every record type is a POJO or Avro: fail fast
  *       if anything would fall back to Kryo);</li>
+ *   <li>{@code pipeline.object-reuse}: true (chained operators hand each record on instead of a
+ *       serializer's copy of it: every operator of the job makes a new record for each output
+ *       and changes no record it receives, so a copy buys nothing. The copies were 8% of the
+ *       inference chain's CPU: docs/benchmarks/object-reuse-2026-12-06.md);</li>
  *   <li>{@code s3.directory.marker.retention}: keep, where this JVM owns the file systems (the
  *       embedded cluster: {@link #fileSystemDefaults}).</li>
  * </ul>
@@ -120,6 +124,9 @@ public final class FlinkDefaults {
         }
         if (!isSet(cluster, PipelineOptions.GENERIC_TYPES)) {
             conf.set(PipelineOptions.GENERIC_TYPES, false);
+        }
+        if (!isSet(cluster, PipelineOptions.OBJECT_REUSE)) {
+            conf.set(PipelineOptions.OBJECT_REUSE, true);
         }
         return conf;
     }

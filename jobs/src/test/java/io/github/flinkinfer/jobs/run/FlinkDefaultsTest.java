@@ -25,6 +25,7 @@ class FlinkDefaultsTest {
         assertThat(d.get(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS)).isEqualTo(5);
         assertThat(d.get(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED)).isFalse();
         assertThat(d.get(PipelineOptions.GENERIC_TYPES)).isFalse();
+        assertThat(d.get(PipelineOptions.OBJECT_REUSE)).isTrue();
         assertThat(d.get(DeploymentOptions.ATTACHED)).isTrue();
     }
 
@@ -35,6 +36,7 @@ class FlinkDefaultsTest {
         cluster.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         cluster.set(BatchExecutionOptions.ADAPTIVE_AUTO_PARALLELISM_ENABLED, true);
         cluster.set(PipelineOptions.GENERIC_TYPES, true);
+        cluster.set(PipelineOptions.OBJECT_REUSE, false);
         cluster.set(DeploymentOptions.ATTACHED, false); // flink run --detached
         assertThat(FlinkDefaults.defaults(cluster, PLAIN.runtimeMode, PLAIN.restartAttempts).toMap()).isEmpty();
     }
