@@ -33,8 +33,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       if anything would fall back to Kryo);</li>
  *   <li>{@code pipeline.object-reuse}: true (chained operators hand each record on instead of a
  *       serializer's copy of it: every operator of the job makes a new record for each output
- *       and changes no record it receives, so a copy buys nothing. The copies were 8% of the
- *       inference chain's CPU: docs/benchmarks/object-reuse-2026-12-06.md);</li>
+ *       and changes no record it receives, so a copy buys nothing. The copies were 16.5% of
+ *       the inference chain's JFR samples: docs/benchmarks/object-reuse-2026-12-06.md);</li>
  *   <li>{@code s3.directory.marker.retention}: keep, where this JVM owns the file systems (the
  *       embedded cluster: {@link #fileSystemDefaults}).</li>
  * </ul>
