@@ -6,11 +6,9 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.Type;
 import java.nio.ByteOrder;
 import java.util.Map;
-import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -105,60 +103,9 @@ public final class VectorSerializer extends TypeSerializerSingleton<float[]> {
     }
 
     /** {@code float[]} with this serializer: the type of {@link InferenceResult#vector}. */
-    public static final class Info extends TypeInformation<float[]> {
-        @Override
-        public boolean isBasicType() {
-            return false;
-        }
-
-        @Override
-        public boolean isTupleType() {
-            return false;
-        }
-
-        @Override
-        public int getArity() {
-            return 1;
-        }
-
-        @Override
-        public int getTotalFields() {
-            return 1;
-        }
-
-        @Override
-        public Class<float[]> getTypeClass() {
-            return float[].class;
-        }
-
-        @Override
-        public boolean isKeyType() {
-            return false;
-        }
-
-        @Override
-        public TypeSerializer<float[]> createSerializer(SerializerConfig config) {
-            return INSTANCE;
-        }
-
-        @Override
-        public String toString() {
-            return "float[] (vector)";
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Info;
-        }
-
-        @Override
-        public int hashCode() {
-            return Info.class.hashCode();
-        }
-
-        @Override
-        public boolean canEqual(Object o) {
-            return o instanceof Info;
+    public static final class Info extends SerializerTypeInfo<float[]> {
+        public Info() {
+            super(float[].class, INSTANCE, "float[] (vector)");
         }
     }
 

@@ -193,8 +193,20 @@ public final class JsonDocuments {
         }
     }
 
-    /** Strict UTF-8: malformed bytes throw instead of being replaced. */
+    /**
+     * Strict UTF-8: malformed bytes throw instead of being replaced. Decoded first by {@code new
+     * String} (the JDK's fast path, a copy for ASCII), which replaces malformed bytes with U+FFFD:
+     * only a string holding U+FFFD (malformed, or a U+FFFD of the input) is decoded again by the
+     * strict decoder, so valid input gives the same string either way and malformed input still
+     * throws. The strict decoder alone was a fifth of a JSONL reader's time (a new decoder and
+     * buffer per record).
+     */
     public static String decodeUtf8(byte[] bytes) throws CharacterCodingException {
+        String fast = new String(bytes, StandardCharsets.UTF_8);
+        return fast.indexOf('\uFFFD') < 0 ? fast : decodeUtf8Strictly(bytes);
+    }
+
+    private static String decodeUtf8Strictly(byte[] bytes) throws CharacterCodingException {
         return StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)

@@ -66,22 +66,17 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
                 }
                 break;
             case JSONL:
-                parseJson(line, decoded, ctx, out);
+                json.parse(decoded, pos, null, emitter(ctx, out));
                 break;
             case CSV:
-                parseCsv(line, decoded, ctx, out);
+                parseCsv(line, pos, decoded, ctx, out);
                 break;
             default:
                 throw new IllegalStateException("RecordParser does not read " + format);
         }
     }
 
-    private void parseJson(RawLine line, String decoded, Context ctx, Collector<Document> out) {
-        json.parse(decoded, line.position(), null, emitter(ctx, out));
-    }
-
-    private void parseCsv(RawLine line, String decoded, Context ctx, Collector<Document> out) {
-        String pos = line.position();
+    private void parseCsv(RawLine line, String pos, String decoded, Context ctx, Collector<Document> out) {
         String[] cells;
         try {
             cells = csv.readerFor(String[].class).readValue(decoded);

@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.flinkinfer.operators.Document;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -93,5 +99,65 @@ class JsonDocumentsTest {
                 .containsExactly("malformed_json null StreamConstraintsException");
         String fine = "[".repeat(60) + "]".repeat(60);
         assertThat(parse("{\"id\":\"a\",\"n\":" + fine + ",\"text\":\"b\"}", null)).containsExactly("document a b");
+    }
+
+    /** The strict decoder alone, as decodeUtf8 was before its fast path: the reference. */
+    private static String strictly(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
+    }
+
+    private static String outcome(ThrowingDecode decode, byte[] bytes) {
+        try {
+            return "ok " + decode.apply(bytes);
+        } catch (CharacterCodingException e) {
+            return "invalid";
+        }
+    }
+
+    private interface ThrowingDecode {
+        String apply(byte[] bytes) throws CharacterCodingException;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "6869", // ASCII
+        "c3a9", // é, two bytes
+        "e282ac", // €, three bytes
+        "f09f9880", // an emoji, four bytes: a surrogate pair
+        "efbfbd", // U+FFFD in the input: valid, decoded again strictly, same string
+        "41efbfbd42",
+        "80", // a lone continuation byte
+        "c3", // truncated
+        "e282", // truncated
+        "c0af", // overlong
+        "eda080", // a UTF-16 surrogate encoded in UTF-8
+        "f4908080", // above U+10FFFF
+        "ff",
+        "41ff42efbfbd",
+    })
+    void decodingIsStrictUtf8(String hex) {
+        byte[] bytes = HexFormat.of().parseHex(hex);
+        assertThat(outcome(JsonDocuments::decodeUtf8, bytes)).isEqualTo(outcome(JsonDocumentsTest::strictly, bytes));
+    }
+
+    @Test
+    void decodingAgreesWithTheStrictDecoderOnRandomBytes() {
+        Random random = new Random(38);
+        byte[] alphabet = HexFormat.of().parseHex("41207a7f80bfc2c3dfe0e2edeff0f4f5ffbdbf");
+        int invalid = 0;
+        for (int i = 0; i < 20_000; i++) {
+            byte[] bytes = new byte[random.nextInt(12)];
+            for (int j = 0; j < bytes.length; j++) {
+                bytes[j] = alphabet[random.nextInt(alphabet.length)];
+            }
+            String expected = outcome(JsonDocumentsTest::strictly, bytes);
+            assertThat(outcome(JsonDocuments::decodeUtf8, bytes)).as(HexFormat.of().formatHex(bytes)).isEqualTo(expected);
+            invalid += expected.equals("invalid") ? 1 : 0;
+        }
+        assertThat(invalid).as("both kinds of input were tried").isBetween(1_000, 19_000);
     }
 }

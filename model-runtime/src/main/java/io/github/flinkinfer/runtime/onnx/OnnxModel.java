@@ -256,15 +256,14 @@ public final class OnnxModel implements ModelRuntime {
             throws OrtException {
         java.nio.file.Path entry = cache.entry(card, options);
         if (OptimizedGraphCache.present(entry)) {
-            byte[] optimized;
             try {
-                optimized = OptimizedGraphCache.readVerified(entry);
+                OptimizedGraphCache.verify(entry);
             } catch (java.io.IOException e) {
                 throw new ModelIntegrityException("Cannot read optimized-graph cache entry " + entry + ": " + e, e);
             }
             verified.run();
             try {
-                OrtSessions.Created created = OrtSessions.createOptimized(optimized, options);
+                OrtSessions.Created created = OrtSessions.createOptimized(entry, options);
                 return new SharedSession(created, times(start, start, System.nanoTime(), "hit"));
             } catch (OrtException | RuntimeException e) {
                 LOG.warn("Cached optimized graph {} of {} does not load ({}); optimizing again",

@@ -65,11 +65,11 @@ public final class OrtSessions {
     }
 
     /** Loads a graph ONNX Runtime optimized earlier under the same options, with optimization off. */
-    static Created createOptimized(byte[] optimized, RuntimeOptions options) throws OrtException {
+    static Created createOptimized(java.nio.file.Path optimized, RuntimeOptions options) throws OrtException {
         OrtSession.SessionOptions so = sessionOptions(options);
         so.setOptimizationLevel(OptLevel.NO_OPT);
         Device device = selectDevice(so, options.device(), cudaOptions(options), options.ortNativeDir());
-        return new Created(OrtEnvironment.getEnvironment().createSession(optimized, so), device);
+        return new Created(OrtEnvironment.getEnvironment().createSession(optimized.toString(), so), device);
     }
 
     /**

@@ -13,6 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +36,7 @@ class PreparedSessionsTest {
             assertThat(model.loadTimes().prepared()).isFalse();
             fresh = model.infer(batch).vectors();
         }
-        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 2);
+        try (PreparedSessions.Batch ahead = created(PreparedSessions.prepare(CARD, options, 2));
                 OnnxModel first = OnnxModel.load(CARD, options);
                 OnnxModel second = OnnxModel.load(CARD, options);
                 OnnxModel third = OnnxModel.load(CARD, options)) {
@@ -48,9 +51,44 @@ class PreparedSessionsTest {
     }
 
     @Test
+    void aLoadWhosePreparedSessionIsNotStartedCreatesItItselfAndConcurrentLoadsDoSoSideBySide() throws Exception {
+        RuntimeOptions options = RuntimeOptions.defaults();
+        List<int[]> batch = batch(options);
+        float[][] fresh;
+        try (OnnxModel model = OnnxModel.load(CARD, options)) {
+            fresh = model.infer(batch).vectors();
+        }
+        try (PreparedSessions.Batch notStarted = PreparedSessions.prepare(CARD, options, 3, false)) {
+            ExecutorService loads = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<OnnxModel>> models = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    models.add(loads.submit(() -> OnnxModel.load(CARD, options)));
+                }
+                List<OnnxModel> loaded = new ArrayList<>();
+                for (Future<OnnxModel> m : models) {
+                    loaded.add(m.get());
+                }
+                assertThat(notStarted.untaken()).isZero();
+                assertThat(loaded).extracting(OnnxModel::ortSession).doesNotHaveDuplicates();
+                for (OnnxModel m : loaded) {
+                    assertThat(m.loadTimes().prepared()).as("created by its load, not ahead").isFalse();
+                    assertThat(m.infer(batch).vectors()).isDeepEqualTo(fresh);
+                    m.close();
+                }
+            } finally {
+                loads.shutdownNow();
+            }
+        }
+        PreparedSessions.Batch closedFirst = PreparedSessions.prepare(CARD, options, 2, false);
+        closedFirst.close(); // nothing was started: nothing to wait for or close
+        assertThat(closedFirst.untaken()).isZero();
+    }
+
+    @Test
     void aLoadWithOtherSessionSettingsDoesNotTakeThem() {
         RuntimeOptions options = RuntimeOptions.defaults();
-        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 1)) {
+        try (PreparedSessions.Batch ahead = created(PreparedSessions.prepare(CARD, options, 1))) {
             try (OnnxModel other = OnnxModel.load(CARD, new RuntimeOptions(Device.CPU, 1, "basic", 0))) {
                 assertThat(other.loadTimes().prepared()).isFalse();
             }
@@ -77,7 +115,7 @@ class PreparedSessionsTest {
     @Test
     void aSharedSessionTakesOnePreparedSession() {
         RuntimeOptions shared = RuntimeOptions.defaults().withShareSession(true);
-        try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, shared, 1);
+        try (PreparedSessions.Batch ahead = created(PreparedSessions.prepare(CARD, shared, 1));
                 OnnxModel first = OnnxModel.load(CARD, shared);
                 OnnxModel second = OnnxModel.load(CARD, shared)) {
             assertThat(first.ortSession()).isSameAs(second.ortSession());
@@ -91,6 +129,7 @@ class PreparedSessionsTest {
         RuntimeOptions options = RuntimeOptions.defaults();
         try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 1)) {
             ahead.awaitVerified();
+            ahead.awaitCreated();
             try (OnnxModel model = OnnxModel.load(CARD, options)) {
                 assertThat(model.loadTimes().prepared()).isTrue();
             }
@@ -111,6 +150,12 @@ class PreparedSessionsTest {
                 System.setProperty(OptimizedGraphCache.PROPERTY, cache);
             }
         }
+    }
+
+    /** {@code batch} once its thread has created every session (a load arriving earlier would create its own). */
+    private static PreparedSessions.Batch created(PreparedSessions.Batch batch) {
+        batch.awaitCreated();
+        return batch;
     }
 
     /** The built-in int8 model copied into {@code dir} with one byte of its graph flipped. */

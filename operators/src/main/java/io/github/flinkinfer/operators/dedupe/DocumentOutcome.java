@@ -1,10 +1,12 @@
 package io.github.flinkinfer.operators.dedupe;
 
 import io.github.flinkinfer.operators.Document;
+import io.github.flinkinfer.operators.StringBlockSerializer;
 import io.github.flinkinfer.operators.errors.ErrorReason;
 import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * What {@link KeepFirstDecision} keys by id for one document of the corpus: its position
@@ -13,11 +15,14 @@ import java.util.HexFormat;
  * decision writes the {@code duplicate_id} row the document becomes if another document of its id
  * is kept ({@link #mark}), the input's length and sha256 (raw bytes). The id pass's marks ({@link
  * #position}) carry neither: the filter before tokenize, which holds the dropped document, writes
- * its row.
+ * its row. Its strings are written in one block each ({@link StringBlockSerializer}): BATCH sorts
+ * every mark.
  */
 public class DocumentOutcome {
+    @TypeInfo(StringBlockSerializer.Factory.class)
     public String id;
     /** The document's position, {@code <path>@<offset>} or {@code <path>:<line>}. */
+    @TypeInfo(StringBlockSerializer.Factory.class)
     public String source;
     /** The input's length in characters (-1 without a text). */
     public long inputLength = -1;
