@@ -102,7 +102,6 @@ class SplitLinesITCase {
         }
     }
 
-    /** Offset and id ({@code offset << 20 | id}), sorted: what both reads must agree on. */
-    /** A tag less its reader subtask. */
+    /** A tag less its reader subtask: offset and id ({@code offset << 20 | id}). */
     private static final LongUnaryOperator WITHOUT_READER = d -> (d >>> 23) << 20 | ((d >>> 3) & ((1 << 20) - 1));
 }

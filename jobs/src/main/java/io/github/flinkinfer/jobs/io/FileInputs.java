@@ -22,12 +22,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * Reads corpus files (JSONL, CSV, text, Parquet) through {@link FileSource} and parses them in
  * the reading subtask; one source per format. A directory is read whole, subfolders included,
- * skipping names that start with '_' or '.' at every level (FileSource's own rule). JSONL and
- * text files are read in byte ranges ({@link ByteRangeEnumerator}), Parquet files by the row
+ * skipping names that start with '_' or '.' at every level (FileSource's own rule). JSONL, CSV
+ * and text files are read in byte ranges ({@link ByteRangeEnumerator}), Parquet files by the row
  * groups of such ranges ({@link ParquetInput}), so one large file is read by every reader. Every
- * record's position names its file's whole path ({@code <path>@<offset>} for lines, CSV
- * {@code <path>:<line>}, Parquet {@code <path>:<row>}), so same-named files in two directories
- * give distinct positions.
+ * record's position names its file's whole path ({@code <path>@<offset>} for JSONL, CSV and text,
+ * Parquet {@code <path>:<row>}), so same-named files in two directories give distinct positions.
  *
  * <pre>{@code
  * ParsedInput input = FileInputs.read(env, options.inputConfig());
@@ -44,7 +43,6 @@ public final class FileInputs {
         DataStream<Document> docs = null;
         Map<InputFormat, List<Path>> byFormat = inputsByFormat(in);
         InputFiles.check(in.files()); // before submission: one line for an input no reader can open
-        csvNote(byFormat.get(InputFormat.CSV), env.getParallelism()).ifPresent(System.out::println);
         for (Map.Entry<InputFormat, List<Path>> e : byFormat.entrySet()) {
             SingleOutputStreamOperator<Document> parsed = read(env, e.getKey(), e.getValue(), in, "", 0);
             errors.add(parsed.getSideOutput(Outputs.ERRORS));
@@ -86,7 +84,7 @@ public final class FileInputs {
         FileSource.FileSourceBuilder<RawLine> source = FileSource.forBulkFileFormat(records, array);
         DataStreamSource<RawLine> lines =
                 env.fromSource(
-                        records.isSplittable() ? inByteRanges(env, source) : source.build(),
+                        inByteRanges(env, source),
                         WatermarkStrategy.noWatermarks(),
                         name);
         return ParsedInput.atParallelism(lines, lines.process(
@@ -99,39 +97,6 @@ public final class FileInputs {
     private static <T> FileSource<T> inByteRanges(StreamExecutionEnvironment env, FileSource.FileSourceBuilder<T> source) {
         return source.setFileEnumerator(ByteRangeEnumerator.provider(
                 env.getConfiguration().getOptional(ByteRangeEnumerator.SPLIT_SIZE).orElse(null))).build();
-    }
-
-    /**
-     * A note for CSV inputs that are fewer files than the readers: a CSV file is one split (a quoted
-     * field may hold newlines, so a byte range cannot tell where its first record starts), so such
-     * a run reads with fewer readers than it has. Only where every CSV input is a single file (one
-     * status request per input; a directory's files are not counted, as the driver lists no remote
-     * directory) and they hold at least {@link ByteRangeEnumerator#MIN_SPLIT} per reader, the least
-     * a JSONL file needs to be cut for every reader; empty otherwise.
-     */
-    static java.util.Optional<String> csvNote(List<Path> csv, int readers) {
-        if (csv == null || readers <= csv.size()) {
-            return java.util.Optional.empty();
-        }
-        long bytes = 0;
-        for (Path path : csv) {
-            try {
-                org.apache.flink.core.fs.FileStatus status = path.getFileSystem().getFileStatus(path);
-                if (status.isDir()) {
-                    return java.util.Optional.empty();
-                }
-                bytes += status.getLen();
-            } catch (java.io.IOException e) {
-                return java.util.Optional.empty(); // InputFiles.check says what is wrong with it
-            }
-        }
-        if (bytes < readers * ByteRangeEnumerator.MIN_SPLIT) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(String.format(java.util.Locale.ROOT,
-                "note: %d CSV file(s) for %d readers: a CSV file is read by one reader (a quoted field may hold"
-                        + " newlines, so it is not cut into ranges); give at least %d files, or JSONL or Parquet,"
-                        + " to read in parallel", csv.size(), readers, readers));
     }
 
     /** Groups the inputs by format: --format, else each file's (or directory's files') extension. */

@@ -10,8 +10,11 @@ import org.apache.flink.connector.file.src.FileSourceSplit;
 import org.apache.flink.connector.file.src.reader.BulkFormat;
 import org.apache.flink.connector.file.src.util.CheckpointedPosition;
 import org.apache.flink.connector.file.src.util.IteratorResultIterator;
+import org.apache.flink.connector.file.src.util.SingletonResultIterator;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads files record by record as {@link RawLine}s that know their file and position. A record is
@@ -20,16 +23,24 @@ import org.apache.flink.core.fs.Path;
  * record longer than {@code maxLineBytes} is not kept in memory: it is skipped to its end and
  * reported as oversized, so one multi-megabyte record cannot exhaust a TaskManager.
  *
- * <p>Lines (JSONL, text) are splittable: a split is a byte range ({@link ByteRangeEnumerator}) and
- * reads the records that <em>start</em> in it: one not at offset 0 skips the partial line before
- * its first newline, and the last record is read past the range's end to its newline, so every
- * line is read once whatever the cut. Their position is the byte offset of the line's start,
- * {@code <path>@<offset>}, which a split knows without reading what comes before it. A quoted CSV
- * field may hold newlines, so a byte range cannot tell where a CSV record starts: CSV files are
- * not split and keep line numbers, {@code <path>:<line>}.
+ * <p>Files are split into byte ranges ({@link ByteRangeEnumerator}); a split reads the records
+ * that <em>start</em> in it, reading its last one past the range's end, so every record is read
+ * once whatever the cut. A record's position is the byte offset of its first byte, {@code
+ * <path>@<offset>}, which a split knows without reading what comes before it.
+ * <ul>
+ *   <li>Lines (JSONL, text): a split not at offset 0 skips the partial line before its first
+ *       newline.
+ *   <li>CSV: a quoted field may hold newlines, so a split's first newline need not end a record. A
+ *       split not at offset 0 starts after the first newline that ends a record whatever the state
+ *       at its first byte ({@link CsvQuotes.Resync}), and the split before it reads up to that same
+ *       newline, which it finds the same way from its end. A CSV split also reads the file's header
+ *       (its first record) and passes it on first, flagged {@link RawLine#header}, so the parser of
+ *       every subtask knows the columns.
+ * </ul>
  */
 public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(LineFormat.class);
     private static final int LINES_PER_BATCH = 512;
 
     private final int maxLineBytes;
@@ -47,7 +58,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
 
     /**
      * One record per CSV record (RFC 4180): a newline inside a double-quoted field belongs to the
-     * record, which keeps the number of its first line. Not splittable.
+     * record; the file's first record is its header.
      */
     public static LineFormat csvRecords(int maxRecordBytes) {
         return new LineFormat(maxRecordBytes, true);
@@ -60,9 +71,9 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
     }
 
     /**
-     * Resumes a split: lines from the checkpointed offset (a record's start), then skip the records
-     * already emitted after it; CSV from the file's start (line numbers are counted), skipping
-     * every record already emitted.
+     * Resumes a split from the checkpointed offset (a record's start), then skips the records
+     * already emitted after it; without an offset (a CSV checkpoint of a version that did not split
+     * CSV) from the split's start.
      */
     @Override
     public Reader<RawLine> restoreReader(Configuration config, FileSourceSplit split)
@@ -72,7 +83,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
 
     @Override
     public boolean isSplittable() {
-        return !csvQuotes;
+        return true;
     }
 
     @Override
@@ -89,7 +100,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
     private final class LineReader implements Reader<RawLine> {
         private final FSDataInputStream in;
         private final String file;
-        /** The split's end: a record starting at or after it belongs to the next split. */
+        /** The split's end: a record starting at or after it belongs to the next split (lines). */
         private final long end;
         private final byte[] chunk = new byte[1 << 16];
         /** The file offset of {@code chunk[0]}. */
@@ -98,16 +109,31 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
         private int limit;
         /** The record being read (its first {@link #maxLineBytes} bytes at most). */
         private byte[] record = new byte[256];
-        /** Physical lines read so far (CSV only: lines are positioned by offset). */
-        private long lineNo;
-        /** Records read so far (CSV's checkpointed position; lines differ in CSV). */
-        private long records;
         /**
-         * Whether the next record is this split's even if it starts at or past {@link #end}: the
+         * Whether the next line is this split's even if it starts at or past {@link #end}: the
          * file's first (which starts after a BOM) or a restored one.
          */
         private boolean ownsNext;
         private boolean eof;
+        /** CSV: the offset of the file's first record (its header): after the BOM if any. */
+        private long firstRecord;
+        /** CSV: the header, read ahead when this split does not start with it; passed on first. */
+        private RawLine header;
+        /** CSV: the file's length and how many ranges it was cut into ({@link ByteRangeEnumerator#range}). */
+        private long fileLength;
+        private long ranges;
+        /**
+         * CSV: the range after this one that {@link #toNextSplit} looks for a record start in,
+         * from {@link #resyncFrom} to {@link #windowEnd}; a range without one reads nothing and
+         * this split reads on through it.
+         */
+        private long window;
+        private long resyncFrom;
+        private long windowEnd;
+        /** CSV: null once the next split's first record is found, or when no range follows. */
+        private CsvQuotes.Resync toNextSplit;
+        /** CSV: the next split's first record, where this one stops; -1: read to the end of the file. */
+        private long nextSplitStart = -1;
 
         LineReader(FileSourceSplit split, CheckpointedPosition restored) throws IOException {
             Path path = split.path();
@@ -115,7 +141,10 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             this.file = path.toString(); // the whole path: same-named files stay apart
             this.end = split.offset() + split.length();
             long skip = restored == null ? 0 : restored.getRecordsAfterOffset();
-            if (restored != null && restored.getOffset() != CheckpointedPosition.NO_OFFSET) {
+            boolean atOffset = restored != null && restored.getOffset() != CheckpointedPosition.NO_OFFSET;
+            if (csvQuotes) {
+                openCsv(split, atOffset ? restored.getOffset() : -1, skip);
+            } else if (atOffset) {
                 seek(restored.getOffset());
                 ownsNext = true;
             } else if (split.offset() == 0) {
@@ -128,6 +157,69 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             for (long i = 0; i < skip && !eof; i++) {
                 readLine();
             }
+        }
+
+        /**
+         * Reads the file's header unless this split starts with it, then goes to where the split's
+         * records start: {@code restoredAt} (-1: none), else the file's first record (range 0) or
+         * the first record that starts in the range whatever came before (none: the split reads
+         * nothing, the one before reads on through it).
+         */
+        private void openCsv(FileSourceSplit split, long restoredAt, long skip) throws IOException {
+            long[] range = ByteRangeEnumerator.rangeOf(split);
+            fileLength = split.fileSize();
+            ranges = range[1];
+            seek(0);
+            skipBom();
+            firstRecord = chunkStart + pos;
+            boolean fromStart = restoredAt >= 0 ? restoredAt == firstRecord : range[0] == 0;
+            boolean readAhead = !fromStart || skip > 0; // else the header is this split's first record
+            if (readAhead) {
+                header = readRecord();
+                eof = false; // the header may be the whole file; the split's own reading decides
+            }
+            if (restoredAt >= 0) {
+                long j = range[0] + 1;
+                while (j < ranges && restoredAt >= rangeStart(j + 1)) {
+                    j++;
+                }
+                startWindow(j);
+                if (toNextSplit != null && restoredAt > resyncFrom) { // read on past the end: the
+                    seek(resyncFrom);           // search in that range goes on from where it began
+                    eof = !skipTo(restoredAt);
+                } else {
+                    seek(restoredAt);
+                }
+            } else if (fromStart) {
+                if (readAhead) {
+                    seek(firstRecord);
+                }
+                startWindow(range[0] + 1);
+            } else {
+                seek(Math.max(split.offset(), firstRecord));
+                eof = !findRecordStart(end);
+                if (eof) {
+                    LOG.info("CSV range {} of {} of {} holds no newline that ends a record whatever came before it"
+                            + " (no '\"' in it): the range before reads it", range[0] + 1, ranges, file);
+                }
+                startWindow(range[0] + 1);
+            }
+        }
+
+        private long rangeStart(long k) {
+            return ByteRangeEnumerator.rangeStart(fileLength, Math.min(k, ranges), ranges);
+        }
+
+        /** CSV: looks for the next split's first record in range {@code k} (none left: to the end). */
+        private void startWindow(long k) {
+            window = k;
+            if (k >= ranges) {
+                toNextSplit = null;
+                return;
+            }
+            resyncFrom = Math.max(rangeStart(k), firstRecord);
+            windowEnd = rangeStart(k + 1);
+            toNextSplit = new CsvQuotes.Resync();
         }
 
         private void seek(long offset) throws IOException {
@@ -165,6 +257,58 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             eof = true;
         }
 
+        /** CSV: consumes the bytes before offset {@code to}; false at the end of the file. */
+        private boolean skipTo(long to) throws IOException {
+            while (chunkStart + pos < to) {
+                if (!available()) {
+                    return false;
+                }
+                int from = pos;
+                pos = (int) Math.min(limit, to - chunkStart);
+                feedNextSplit(from, pos);
+            }
+            return true;
+        }
+
+        /**
+         * CSV: consumes bytes up to just past the first newline before {@code before} that ends a
+         * record whatever the state where the search began ({@link CsvQuotes.Resync}); false
+         * where there is none. Stays before the split's end, so nothing is fed to {@link #toNextSplit}.
+         */
+        private boolean findRecordStart(long before) throws IOException {
+            CsvQuotes.Resync start = new CsvQuotes.Resync();
+            while (chunkStart + pos < before && available()) {
+                int stop = (int) Math.min(limit, before - chunkStart);
+                for (int i = pos; i < stop; i++) {
+                    if (start.accept(chunk[i] & 0xFF)) {
+                        pos = i + 1;
+                        return true;
+                    }
+                }
+                pos = stop;
+            }
+            return false;
+        }
+
+        /**
+         * CSV: passes {@code chunk[from, to)}'s bytes to {@link #toNextSplit}, range after range,
+         * until it finds where the next split's records start.
+         */
+        private void feedNextSplit(int from, int to) {
+            for (int i = from; i < to && toNextSplit != null; i++) {
+                long offset = chunkStart + i;
+                if (offset >= windowEnd) { // no record starts in that range: look in the next one
+                    startWindow(window + 1);
+                    i--;
+                } else if (offset < resyncFrom) {
+                    i = (int) Math.min(to, resyncFrom - chunkStart) - 1;
+                } else if (toNextSplit.accept(chunk[i] & 0xFF)) {
+                    nextSplitStart = offset + 1;
+                    toNextSplit = null;
+                }
+            }
+        }
+
         /** Refills the buffer when it is used up; false at the end of the file. */
         private boolean available() throws IOException {
             while (pos == limit) {
@@ -179,17 +323,25 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             return true;
         }
 
-        /** Reads the next record, or returns null at end of file. */
+        /** Reads this split's next record, or returns null past its last. */
         private RawLine readLine() throws IOException {
             long offset = chunkStart + pos;
-            if (offset >= end && !ownsNext) { // the next split's first record
+            boolean nextSplits = csvQuotes
+                    ? nextSplitStart >= 0 && offset >= nextSplitStart
+                    : offset >= end && !ownsNext;
+            if (nextSplits) {
                 eof = true;
                 return null;
             }
             ownsNext = false;
+            return readRecord();
+        }
+
+        /** Reads the record that starts here, or returns null at end of file. */
+        private RawLine readRecord() throws IOException {
+            long offset = chunkStart + pos;
             int kept = 0;
             long length = 0;
-            long firstLine = lineNo + 1;
             boolean any = false;
             boolean ended = false;
             CsvQuotes quotes = csvQuotes ? new CsvQuotes() : null;
@@ -214,13 +366,15 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
                                 ended = true;
                                 break;
                             }
-                            lineNo++; // a newline inside a quoted field: the record goes on
                         } else {
                             quotes.accept(b & 0xFF);
                         }
                     }
                 }
                 pos = ended ? to + 1 : to;
+                if (quotes != null) {
+                    feedNextSplit(from, pos);
+                }
                 length += to - from;
                 if (length <= maxLineBytes) { // beyond it the record is measured, not kept
                     if (record.length < kept + to - from) {
@@ -233,8 +387,6 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             if (eof && !any) {
                 return null;
             }
-            lineNo++;
-            records++;
             boolean oversized = length > maxLineBytes;
             byte[] bytes = null;
             if (!oversized) {
@@ -245,9 +397,9 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             if (record.length > 1 << 20) {
                 record = new byte[256]; // one long record does not pin its buffer for the rest of the file
             }
-            return csvQuotes
-                    ? RawLine.atLine(file, firstLine, bytes, length, oversized)
-                    : RawLine.atOffset(file, offset, bytes, length, oversized);
+            RawLine line = RawLine.atOffset(file, offset, bytes, length, oversized);
+            line.header = csvQuotes && offset == firstRecord;
+            return line;
         }
 
         @Override
@@ -256,7 +408,12 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
                 return null;
             }
             long batchStart = chunkStart + pos;
-            long skipBefore = records;
+            if (header != null) { // alone: a restore from after it reads it again, then batchStart
+                SingletonResultIterator<RawLine> first = new SingletonResultIterator<>();
+                first.set(header, batchStart, 0);
+                header = null;
+                return first;
+            }
             List<RawLine> lines = new ArrayList<>(LINES_PER_BATCH);
             while (lines.size() < LINES_PER_BATCH && !eof) {
                 RawLine line = readLine();
@@ -267,10 +424,8 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             if (lines.isEmpty()) {
                 return null;
             }
-            // lines restore from the batch's first record (seek, then skip); CSV counts from the start
-            return csvQuotes
-                    ? new IteratorResultIterator<>(lines.iterator(), CheckpointedPosition.NO_OFFSET, skipBefore)
-                    : new IteratorResultIterator<>(lines.iterator(), batchStart, 0);
+            // a restore seeks to the batch's first record, then skips
+            return new IteratorResultIterator<>(lines.iterator(), batchStart, 0);
         }
 
         @Override

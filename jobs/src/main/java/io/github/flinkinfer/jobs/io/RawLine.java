@@ -8,10 +8,10 @@ package io.github.flinkinfer.jobs.io;
 public class RawLine {
     /** The whole path of the file the line came from (as the source's split names it). */
     public String file;
-    /** 1-based number of the record's first line (CSV); 0 when positioned by {@link #offset}. */
-    public long line;
-    /** Byte offset in the file of the record's first byte (lines: JSONL, text). */
+    /** Byte offset in the file of the record's first byte. */
     public long offset;
+    /** A CSV file's first record, its column names: passed on by every split of the file. */
+    public boolean header;
     /** The record's bytes without its final line ending; null when {@link #oversized}. */
     public byte[] bytes;
     /** Length of the record in bytes (also when oversized and not kept). */
@@ -20,31 +20,19 @@ public class RawLine {
 
     public RawLine() {}
 
-    /** A record positioned by its first line's number, {@code <path>:<line>} (CSV: not split). */
-    public static RawLine atLine(String file, long line, byte[] bytes, long byteLength, boolean oversized) {
-        RawLine r = of(file, bytes, byteLength, oversized);
-        r.line = line;
-        return r;
-    }
-
-    /** A record positioned by its start's byte offset, {@code <path>@<offset>} (split lines). */
+    /** A record positioned by its start's byte offset, {@code <path>@<offset>}. */
     public static RawLine atOffset(String file, long offset, byte[] bytes, long byteLength, boolean oversized) {
-        RawLine r = of(file, bytes, byteLength, oversized);
-        r.offset = offset;
-        return r;
-    }
-
-    private static RawLine of(String file, byte[] bytes, long byteLength, boolean oversized) {
         RawLine r = new RawLine();
         r.file = file;
+        r.offset = offset;
         r.bytes = bytes;
         r.byteLength = byteLength;
         r.oversized = oversized;
         return r;
     }
 
-    /** {@code <path>:<line>} or {@code <path>@<offset>} (docs/errors.md). */
+    /** {@code <path>@<offset>} (docs/errors.md). */
     public String position() {
-        return line > 0 ? file + ":" + line : file + "@" + offset;
+        return file + "@" + offset;
     }
 }

@@ -18,8 +18,9 @@ import org.apache.flink.util.Collector;
  * parse} and a reason: {@code record_too_large}, {@code invalid_utf8}, {@code malformed_json},
  * {@code malformed_csv}, {@code not_an_object}, {@code missing_id}, {@code invalid_id}, {@code
  * missing_text}, {@code non_string_text}, {@code empty_text}, {@code nul_character}. Blank lines
- * are skipped silently only in TEXT format. Must run in the reader's subtask (chained), because
- * CSV headers are per file.
+ * are skipped silently only in TEXT format. Must run in the reader's subtask (chained): a CSV
+ * file's header ({@link RawLine#header}) comes first from each of its splits, and its columns are
+ * kept per file.
  */
 public class RecordParser extends ProcessFunction<RawLine, Document> {
     private final InputFormat format;
@@ -43,6 +44,10 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
 
     @Override
     public void processElement(RawLine line, Context ctx, Collector<Document> out) {
+        if (line.header) { // every CSV split passes its file's header on first; not a document
+            csvColumns.put(line.file, header(line));
+            return;
+        }
         String pos = line.position();
         if (line.oversized) {
             ctx.output(Outputs.ERRORS,
@@ -86,10 +91,6 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
                             e.getClass().getSimpleName(), 1).withInput(decoded));
             return;
         }
-        if (line.line == 1) {
-            csvColumns.put(line.file, header(cells, line.file));
-            return;
-        }
         int[] cols = csvColumns.get(line.file);
         if (cols == null) {
             throw new IllegalStateException("CSV header of " + line.file + " not seen first");
@@ -111,7 +112,20 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
         emit(id, pos, cells[cols[1]], ctx, out);
     }
 
-    private int[] header(String[] cells, String file) {
+    /** The columns of the id and the text in a CSV header; a header without them fails the job. */
+    private int[] header(RawLine line) {
+        String file = line.file;
+        if (line.oversized) {
+            throw new IllegalArgumentException("CSV file " + file + ": its header is " + line.byteLength
+                    + " bytes > max record size " + fields.maxRecordBytes());
+        }
+        String[] cells;
+        try {
+            cells = csv.readerFor(String[].class).readValue(decode(line.bytes));
+        } catch (Exception e) {
+            throw new IllegalArgumentException("CSV file " + file + ": its first record is not a header ("
+                    + e.getClass().getSimpleName() + ")", e);
+        }
         String idField = fields.idField();
         String textField = fields.textField();
         int id = -1;

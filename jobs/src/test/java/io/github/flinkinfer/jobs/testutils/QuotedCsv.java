@@ -31,7 +31,7 @@ public final class QuotedCsv {
             "c4", "three\r\nlines with a, comma\nand \"quotes\"",
             "c6", "last good one");
 
-    /** Records that go to errors: first line → reason. */
+    /** Records that go to errors: first line ({@link #lineOf} their position) → reason. */
     public static final Map<Integer, String> ERRORS = Map.of(
             6, "malformed_csv",
             11, "malformed_csv",
@@ -39,4 +39,19 @@ public final class QuotedCsv {
             14, "malformed_csv");
 
     private QuotedCsv() {}
+
+    /** The 1-based line of {@link #CONTENT} that holds byte {@code offset} (positions are offsets). */
+    public static int lineAt(long offset) {
+        byte[] bytes = CONTENT.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int line = 1;
+        for (int i = 0; i < offset; i++) {
+            line += bytes[i] == '\n' ? 1 : 0;
+        }
+        return line;
+    }
+
+    /** The line of a position {@code <path>@<offset>} in {@link #CONTENT}. */
+    public static int lineOf(String position) {
+        return lineAt(Long.parseLong(position.substring(position.lastIndexOf('@') + 1)));
+    }
 }
