@@ -12,6 +12,7 @@ final class CsvQuotes {
 
     private static final int QUOTED_BIT = 1 << State.QUOTED.ordinal();
     private static final int FIELD_START_BIT = 1 << State.FIELD_START.ordinal();
+    private static final int UNQUOTED_BIT = 1 << State.UNQUOTED.ordinal();
     private static final int ALL = (1 << State.values().length) - 1;
     /** {@link Resync}'s next set of states, by set and byte class (quote, comma, other). */
     private static final int[][] NEXT = new int[ALL + 1][3];
@@ -77,6 +78,29 @@ final class CsvQuotes {
             }
             states = NEXT[states][b == '"' ? 0 : b == ',' ? 1 : 2];
             return false;
+        }
+
+        /**
+         * Takes the bytes of {@code bytes[from, to)} before the next quote at once, while a state
+         * inside a quoted field is followed: no newline before a quote can end the search then,
+         * and the other states depend only on the last byte before it ({@code ,} or a newline:
+         * a field starts; anything else: inside an unquoted one). Returns where {@link #accept}
+         * goes on: the quote's index, {@code to} without one, or {@code from} when nothing was
+         * taken. Keeps a file without quotes to one scan for {@code "}.
+         */
+        int skipToQuote(byte[] bytes, int from, int to) {
+            if ((states & QUOTED_BIT) == 0) {
+                return from;
+            }
+            int i = from;
+            while (i < to && bytes[i] != '"') {
+                i++;
+            }
+            if (i > from && states != QUOTED_BIT) {
+                byte last = bytes[i - 1];
+                states = QUOTED_BIT | (last == ',' || last == '\n' ? FIELD_START_BIT : UNQUOTED_BIT);
+            }
+            return i;
         }
     }
 }

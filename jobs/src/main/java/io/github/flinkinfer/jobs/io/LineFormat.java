@@ -279,7 +279,7 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
             CsvQuotes.Resync start = new CsvQuotes.Resync();
             while (chunkStart + pos < before && available()) {
                 int stop = (int) Math.min(limit, before - chunkStart);
-                for (int i = pos; i < stop; i++) {
+                for (int i = start.skipToQuote(chunk, pos, stop); i < stop; i = start.skipToQuote(chunk, i + 1, stop)) {
                     if (start.accept(chunk[i] & 0xFF)) {
                         pos = i + 1;
                         return true;
@@ -302,9 +302,14 @@ public final class LineFormat implements BulkFormat<RawLine, FileSourceSplit> {
                     i--;
                 } else if (offset < resyncFrom) {
                     i = (int) Math.min(to, resyncFrom - chunkStart) - 1;
-                } else if (toNextSplit.accept(chunk[i] & 0xFF)) {
-                    nextSplitStart = offset + 1;
-                    toNextSplit = null;
+                } else {
+                    int quote = toNextSplit.skipToQuote(chunk, i, (int) Math.min(to, windowEnd - chunkStart));
+                    if (quote > i) {
+                        i = quote - 1; // the bytes before it cannot end the search
+                    } else if (toNextSplit.accept(chunk[i] & 0xFF)) {
+                        nextSplitStart = offset + 1;
+                        toNextSplit = null;
+                    }
                 }
             }
         }
