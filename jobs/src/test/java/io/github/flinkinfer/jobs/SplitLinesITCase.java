@@ -7,7 +7,6 @@ import io.github.flinkinfer.jobs.testutils.InputReads.Read;
 import io.github.flinkinfer.jobs.testutils.InputReads;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
-import io.github.flinkinfer.operators.Document;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongUnaryOperator;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -44,19 +41,11 @@ class SplitLinesITCase {
         InputConfig in = Jobs.options("--input", file.toString(), "--output", tmp.resolve("out").toString())
                 .inputConfig();
 
-        Read split = InputReads.read(in, 4, null, new Tagged(), LINES);
-        Read whole = InputReads.read(in, 1, MemorySize.parse("1g"), new Tagged(), LINES);
+        Read split = InputReads.read(in, 4, null, new InputReads.ByOffset(), LINES);
+        Read whole = InputReads.read(in, 1, MemorySize.parse("1g"), new InputReads.ByOffset(), LINES);
 
-        long[] byId = InputReads.assertSplitReadsAsWhole(split, whole, 4, WITHOUT_READER);
-        int good = 0;
-        for (int i = 0; i < LINES; i++) {
-            if (kind(i) == 0) {
-                assertThat(byId[good] >>> 20).as("line %d's offset", i).isEqualTo(offsets[i]);
-                assertThat(byId[good] & ((1 << 20) - 1)).isEqualTo(i);
-                good++;
-            }
-        }
-        assertThat(byId).hasSize(good);
+        long[] byId = InputReads.assertSplitReadsAsWhole(split, whole, 4, InputReads.OFFSET_AND_ID);
+        InputReads.assertAtOffsets(byId, offsets, i -> kind(i) == 0);
         List<String> expectedErrors = new ArrayList<>();
         String path = new org.apache.flink.core.fs.Path(file.toUri()).toString();
         for (int i = 0; i < LINES; i++) {
@@ -91,17 +80,4 @@ class SplitLinesITCase {
         }
         return offsets;
     }
-
-    /** A document's offset and id number, and the subtask that read it (the parser is chained to its reader). */
-    private static final class Tagged extends RichMapFunction<Document, Long> {
-        @Override
-        public Long map(Document doc) {
-            long offset = Long.parseLong(doc.source.substring(doc.source.lastIndexOf('@') + 1));
-            long id = Long.parseLong(doc.id.substring(1));
-            return offset << 23 | id << 3 | getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
-        }
-    }
-
-    /** A tag less its reader subtask: offset and id ({@code offset << 20 | id}). */
-    private static final LongUnaryOperator WITHOUT_READER = d -> (d >>> 23) << 20 | ((d >>> 3) & ((1 << 20) - 1));
 }

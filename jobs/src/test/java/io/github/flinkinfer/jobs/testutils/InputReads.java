@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.function.LongUnaryOperator;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -83,5 +84,38 @@ public final class InputReads {
         assertThat(docs).isEqualTo(Arrays.stream(whole.docs()).map(withoutReader).sorted().toArray());
         assertThat(split.errors()).isEqualTo(whole.errors());
         return docs;
+    }
+
+    /**
+     * Tags a document of a line or CSV input with its byte offset, the number in its id after the
+     * first char, and the subtask that read it (the parser is chained to its reader): {@code
+     * offset << 23 | id << 3 | subtask}.
+     */
+    public static final class ByOffset extends RichMapFunction<Document, Long> {
+        @Override
+        public Long map(Document doc) {
+            long offset = Long.parseLong(doc.source.substring(doc.source.lastIndexOf('@') + 1));
+            long id = Long.parseLong(doc.id.substring(1));
+            return offset << 23 | id << 3 | getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        }
+    }
+
+    /** A {@link ByOffset} tag less its reader subtask: {@code offset << 20 | id}. */
+    public static final LongUnaryOperator OFFSET_AND_ID = d -> (d >>> 23) << 20 | ((d >>> 3) & ((1 << 20) - 1));
+
+    /**
+     * Asserts that the sorted {@link #OFFSET_AND_ID}s are those of the records {@code good} picks,
+     * record {@code i} with id number {@code i} at {@code offsets[i]}.
+     */
+    public static void assertAtOffsets(long[] byId, long[] offsets, java.util.function.IntPredicate good) {
+        int n = 0;
+        for (int i = 0; i < offsets.length; i++) {
+            if (good.test(i)) {
+                assertThat(byId[n] >>> 20).as("record %d's offset", i).isEqualTo(offsets[i]);
+                assertThat(byId[n] & ((1 << 20) - 1)).isEqualTo(i);
+                n++;
+            }
+        }
+        assertThat(byId).hasSize(n);
     }
 }
