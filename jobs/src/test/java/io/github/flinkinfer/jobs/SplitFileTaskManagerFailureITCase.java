@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -40,12 +41,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A TaskManager dies while four readers are inside the byte ranges of one large JSONL file
  * (issue 38): in STREAMING the readers resume from the checkpointed split positions (a batch's
  * first offset and the records emitted since), in BATCH the failed region re-reads its splits.
+ * The same in STREAMING for a CSV file of the same records, quoted (a restore past a range's end
+ * goes on looking for the next range's first record).
  * Either way every line's position ends exactly once in the committed outputs or the errors, the
  * ledger reconciles, and the embeddings and errors are those of a run without the failure.
  */
@@ -77,32 +81,46 @@ class SplitFileTaskManagerFailureITCase {
     @TempDir Path tmp;
 
     private static Path card;
-    private static Path corpus;
-    /** Every line's position, {@code <path>@<offset>}. */
-    private static List<String> positions;
-    private static Result reference;
+    /** By format: the file, every record's position and the run without failure. */
+    private static final Map<String, Corpus> CORPORA = new HashMap<>();
     /** TaskManagers terminated so far: MiniCluster keeps a terminated one in its list. */
     private static int killed;
 
     @BeforeAll
-    static void writeCorpusAndRunItWithoutFailure() throws Exception {
+    static void buildModel() throws Exception {
         card = FixtureModel.build(shared.resolve("model"));
-        corpus = shared.resolve("large.jsonl");
-        positions = write(corpus);
-        Path out = shared.resolve("reference");
-        reference = Result.of(MiniClusters.embed(options(out, "reference", RuntimeExecutionMode.BATCH)), out);
-        assertThat(reference.summary.duplicates).isEqualTo(count(2));
-        assertThat(reference.summary.failed).isEqualTo(count(1));
+    }
+
+    /** A corpus file and what a run without failure made of it. */
+    private record Corpus(Path file, List<String> positions, Result reference) {
+        static Corpus of(String format) throws Exception {
+            Path file = shared.resolve("large." + format);
+            List<String> positions = write(file, format.equals("csv"));
+            Path out = shared.resolve("reference-" + format);
+            Result reference = Result.of(MiniClusters.embed(options(file, out, "reference", RuntimeExecutionMode.BATCH)), out);
+            assertThat(reference.summary.duplicates).isEqualTo(count(2));
+            assertThat(reference.summary.failed).isEqualTo(count(1));
+            return new Corpus(file, positions, reference);
+        }
+    }
+
+    static Stream<Arguments> runs() {
+        return Stream.of(Arguments.of("jsonl", RuntimeExecutionMode.STREAMING),
+                Arguments.of("jsonl", RuntimeExecutionMode.BATCH), Arguments.of("csv", RuntimeExecutionMode.STREAMING));
     }
 
     @ParameterizedTest
-    @EnumSource(value = RuntimeExecutionMode.class, names = {"STREAMING", "BATCH"})
-    void readersResumeTheirSplitsExactlyOnceAfterALostTaskManager(RuntimeExecutionMode mode,
+    @MethodSource("runs")
+    void readersResumeTheirSplitsExactlyOnceAfterALostTaskManager(String format, RuntimeExecutionMode mode,
             @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Corpus corpus = CORPORA.containsKey(format) ? CORPORA.get(format) : Corpus.of(format);
+        CORPORA.put(format, corpus);
+        List<String> positions = corpus.positions();
+        Result reference = corpus.reference();
         Path out = tmp.resolve("out");
         CompletableFuture<RunSummary> embed = CompletableFuture.supplyAsync(() -> {
             try {
-                return MiniClusters.embed(options(out, "tm-" + mode, mode));
+                return MiniClusters.embed(options(corpus.file(), out, "tm-" + mode, mode));
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
@@ -112,16 +130,16 @@ class SplitFileTaskManagerFailureITCase {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!embed.isDone() && System.nanoTime() < deadline
                 && (mode == RuntimeExecutionMode.STREAMING ? Outputs.committed(out.resolve("embeddings")).isEmpty()
-                        : linesRead(job) < LINES / 10)) {
+                        : linesRead(job, format) < LINES / 10)) {
             Thread.sleep(20);
         }
-        long readBeforeKill = linesRead(job);
+        long readBeforeKill = linesRead(job, format);
         assertThat(embed).as("job still running when the TaskManager is killed").isNotDone();
         cluster.terminateTaskManager(killed++).get(30, TimeUnit.SECONDS);
         cluster.startTaskManager();
         Result run = Result.of(embed.get(300, TimeUnit.SECONDS), out);
 
-        System.out.printf("%s: TaskManager killed after %,d of %,d lines read%n", mode, readBeforeKill, LINES);
+        System.out.printf("%s %s: TaskManager killed after %,d of %,d records read%n", format, mode, readBeforeKill, LINES);
         assertThat(readBeforeKill).as("lines read before the kill: the readers were mid-file").isBetween(1L, LINES - 1L);
         assertThat(cluster.getExecutionGraphInfo(job).get().getExceptionHistory()).as("the lost TaskManager").isNotEmpty();
         if (mode == RuntimeExecutionMode.STREAMING) {
@@ -146,7 +164,7 @@ class SplitFileTaskManagerFailureITCase {
         assertThat(Outputs.hasInProgressFiles(out.resolve("embeddings"))).isFalse();
     }
 
-    private static RunOptions options(Path out, String runId, RuntimeExecutionMode mode) {
+    private static RunOptions options(Path corpus, Path out, String runId, RuntimeExecutionMode mode) {
         return Jobs.options("--input", corpus.toString(), "--output", out.toString(), "--run-id", runId,
                 "--model", card.toString(), "--max-length", "128", "--parallelism", "4",
                 "--runtime-mode", mode.name(), "--checkpoint-interval-ms", "300");
@@ -166,15 +184,15 @@ class SplitFileTaskManagerFailureITCase {
         throw new AssertionError("the job did not start");
     }
 
-    /** Lines the readers have handed on so far (all attempts). */
-    private static long linesRead(JobID job) {
-        return METRICS.findOperatorMetricGroups(job, ".*read-jsonl.*").stream()
+    /** Records the readers have handed on so far (all attempts). */
+    private static long linesRead(JobID job, String format) {
+        return METRICS.findOperatorMetricGroups(job, ".*read-" + format + ".*").stream()
                 .map(g -> METRICS.getMetricsByGroup(g).get("numRecordsOut"))
                 .mapToLong(m -> m == null ? 0 : ((Counter) m).getCount())
                 .sum();
     }
 
-    /** 0 a good line, 1 malformed JSON, 2 a duplicate of the line before (same id and text). */
+    /** 0 a good record, 1 malformed (JSON or CSV), 2 a duplicate of the record before (same id and text). */
     private static int kind(int i) {
         return i % 10_007 == 5 ? 1 : i % 20_011 == 3 ? 2 : 0;
     }
@@ -187,15 +205,25 @@ class SplitFileTaskManagerFailureITCase {
         return n;
     }
 
-    /** Writes the lines (short texts, 1,000 distinct) and returns each one's position. */
-    private static List<String> write(Path file) throws Exception {
+    /**
+     * Writes the records (short texts, 1,000 distinct) as JSONL lines or, with {@code csv}, as CSV
+     * records after a header, texts quoted; returns each one's position.
+     */
+    private static List<String> write(Path file, boolean csv) throws Exception {
         String path = new org.apache.flink.core.fs.Path(file.toUri()).toString();
         List<String> at = new ArrayList<>(LINES);
         long offset = 0;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            if (csv) {
+                byte[] header = "id,text\n".getBytes(StandardCharsets.UTF_8);
+                out.write(header);
+                offset = header.length;
+            }
             for (int i = 0; i < LINES; i++) {
                 int doc = kind(i) == 2 ? i - 1 : i;
-                String line = kind(i) == 1 ? "{\"id\":\"d" + i + "\",\"text\":\n"
+                String line = csv
+                        ? kind(i) == 1 ? "d" + i + ",\"doc\" oops\n" : "d" + doc + ",\"doc, " + doc % 1000 + "\"\n"
+                        : kind(i) == 1 ? "{\"id\":\"d" + i + "\",\"text\":\n"
                         : "{\"id\":\"d" + doc + "\",\"text\":\"doc " + doc % 1000 + "\"}\n";
                 byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
                 at.add(path + "@" + offset);
