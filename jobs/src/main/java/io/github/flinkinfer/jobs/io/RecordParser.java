@@ -1,5 +1,6 @@
 package io.github.flinkinfer.jobs.io;
 
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.operators.Document;
@@ -27,7 +28,8 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     private final JsonDocuments.Fields fields;
 
     private transient JsonDocuments json;
-    private transient CsvMapper csv;
+    /** One CSV record as its cells (a reader is immutable: one for every record). */
+    private transient ObjectReader csv;
     private transient Map<String, int[]> csvColumns;
 
     public RecordParser(InputFormat format, String idField, String textField, int maxRecordBytes) {
@@ -38,7 +40,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     @Override
     public void open(OpenContext ctx) {
         json = fields.parser();
-        csv = new CsvMapper();
+        csv = new CsvMapper().readerFor(String[].class);
         csvColumns = new HashMap<>();
     }
 
@@ -84,7 +86,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
     private void parseCsv(RawLine line, String pos, String decoded, Context ctx, Collector<Document> out) {
         String[] cells;
         try {
-            cells = csv.readerFor(String[].class).readValue(decoded);
+            cells = csv.readValue(decoded);
         } catch (Exception e) {
             ctx.output(Outputs.ERRORS,
                     ErrorRecord.of(null, pos, ErrorReason.MALFORMED_CSV,
@@ -121,7 +123,7 @@ public class RecordParser extends ProcessFunction<RawLine, Document> {
         }
         String[] cells;
         try {
-            cells = csv.readerFor(String[].class).readValue(decode(line.bytes));
+            cells = csv.readValue(decode(line.bytes));
         } catch (Exception e) {
             throw new IllegalArgumentException("CSV file " + file + ": its first record is not a header ("
                     + e.getClass().getSimpleName() + ")", e);
