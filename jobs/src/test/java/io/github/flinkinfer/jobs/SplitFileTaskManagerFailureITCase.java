@@ -9,6 +9,7 @@ import io.github.flinkinfer.jobs.testutils.FixtureModel;
 import io.github.flinkinfer.jobs.testutils.Jobs;
 import io.github.flinkinfer.jobs.testutils.MiniClusters;
 import io.github.flinkinfer.jobs.testutils.Outputs;
+import io.github.flinkinfer.operators.ledger.RunLedger;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +101,10 @@ class SplitFileTaskManagerFailureITCase {
             Result reference = Result.of(MiniClusters.embed(options(file, out, "reference", RuntimeExecutionMode.BATCH)), out);
             assertThat(reference.summary.duplicates).isEqualTo(count(2));
             assertThat(reference.summary.failed).isEqualTo(count(1));
+            RunLedger ledger = reference.summary.ledger; // the ranges spread over the readers
+            assertThat(ledger.readers).isEqualTo(4);
+            assertThat(ledger.parsedByReader).hasSizeGreaterThan(1);
+            assertThat(ledger.parsedByReader.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(ledger.parsed);
             return new Corpus(file, positions, reference);
         }
     }

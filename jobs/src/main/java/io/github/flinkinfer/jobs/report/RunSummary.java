@@ -413,6 +413,23 @@ public final class RunSummary {
         }
     }
 
+    /**
+     * How far the inputs spread over the reader subtasks: one line where there were several, which
+     * says where some had nothing to read (fewer files or ranges than readers, a CSV without
+     * quotes, fewer Kafka partitions).
+     */
+    private void printReaders(PrintStream out) {
+        if (ledger == null || ledger.readers <= 1 || ledger.parsedByReader.isEmpty()) {
+            return;
+        }
+        java.util.LongSummaryStatistics each = ledger.parsedByReader.values().stream()
+                .mapToLong(Long::longValue).summaryStatistics();
+        int reading = ledger.parsedByReader.size();
+        out.printf("  readers            %d of %d reader subtasks parsed documents (%,d to %,d each)%s%n",
+                reading, ledger.readers, each.getMin(), each.getMax(), reading < ledger.readers
+                        ? "; the others had no input to read (docs/operations.md, \"Input splits\")" : "");
+    }
+
     public void print(PrintStream out) {
         out.printf("%n== run %s (%s, %d subtasks) ==%n", runId, model, subtasks);
         if (documents != null) {
@@ -436,6 +453,7 @@ public final class RunSummary {
                 paddingEfficiency, realTokens, paddedTokens);
         out.printf("  job-wide           %.1f items/s, %.0f real tokens/s over %.1f s wall%n",
                 itemsPerSecond, realTokensPerSecond, wallSeconds);
+        printReaders(out);
         out.printf("  batch latency ms   p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f%n",
                 batchLatencyMs.get("p50"), batchLatencyMs.get("p90"), batchLatencyMs.get("p95"),
                 batchLatencyMs.get("p99"), batchLatencyMs.get("max"));

@@ -90,6 +90,8 @@ public final class LedgerTally<T> extends AbstractStreamOperator<String>
 
     private void flush() {
         if (dirty) {
+            partial.madeBy(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
             output.collect(new StreamRecord<>(partial.toJson()));
             partial = new RunLedger();
             dirty = false;

@@ -31,6 +31,12 @@ public final class RunLedger {
     public Map<String, Long> readBySource = new TreeMap<>();
     /** Documents the parsers emitted. */
     public long parsed;
+    /**
+     * Documents parsed by each reader subtask (index → documents), and how many reader subtasks
+     * there were (0: not known): how far the inputs spread over the readers.
+     */
+    public Map<Integer, Long> parsedByReader = new TreeMap<>();
+    public int readers;
     /** Documents dropped by {@code --duplicates keep-first} (each also an error row, reason duplicate_id). */
     public long duplicates;
     /**
@@ -389,11 +395,24 @@ public final class RunLedger {
     }
 
     /** Adds {@code o} to this ledger (partials of subtasks, stages and checkpoints). */
+    /**
+     * Marks a partial as subtask {@code subtask}'s of {@code of}: the documents it parsed are that
+     * reader's ({@link #parsedByReader}). A partial of any other stage parsed none.
+     */
+    public void madeBy(int subtask, int of) {
+        if (parsed > 0) {
+            parsedByReader.merge(subtask, parsed, Long::sum);
+            readers = Math.max(readers, of);
+        }
+    }
+
     public void merge(RunLedger o) {
         settle();
         o.settle();
         o.readBySource.forEach((k, v) -> readBySource.merge(k, v, Long::sum));
         parsed += o.parsed;
+        o.parsedByReader.forEach((k, v) -> parsedByReader.merge(k, v, Long::sum));
+        readers = Math.max(readers, o.readers);
         duplicates += o.duplicates;
         duplicatesInferred += o.duplicatesInferred;
         skipped += o.skipped;

@@ -149,4 +149,28 @@ class RunLedgerTest {
         assertThat(l.toModelDocs).isEqualTo(11);
         assertThat(l.documentsWithResult()).isEqualTo(9); // 11 - the chunked one - the one-window one
     }
+
+    @Test
+    void partialsMadeByReadersCountTheirDocumentsAndOthersAddNone() {
+        RunLedger[] p = partials(); // a parsed 49 documents, b 48
+        p[0].madeBy(3, 4);
+        p[1].madeBy(1, 4);
+        RunLedger batches = new RunLedger();
+        batches.addItem(true);
+        batches.madeBy(0, 2); // another stage's partial: no documents parsed
+        RunLedger again = new RunLedger(); // a later partial of reader 3 (after a checkpoint)
+        again.addParsed("/in/x/part.jsonl@9");
+        again.madeBy(3, 4);
+        RunLedger run = RunLedger.fromJson(merged(p[0], p[1], batches, again).toJson());
+        assertThat(run.parsedByReader).containsExactly(java.util.Map.entry(1, 48L), java.util.Map.entry(3, 50L));
+        assertThat(run.readers).isEqualTo(4);
+    }
+
+    private static RunLedger merged(RunLedger... partials) {
+        RunLedger run = new RunLedger();
+        for (RunLedger partial : partials) {
+            run.merge(partial);
+        }
+        return run;
+    }
 }
