@@ -425,8 +425,10 @@ public final class RunSummary {
         java.util.LongSummaryStatistics each = ledger.parsedByReader.values().stream()
                 .mapToLong(Long::longValue).summaryStatistics();
         int reading = ledger.parsedByReader.size();
-        out.printf("  readers            %d of %d reader subtasks parsed documents (%,d to %,d each)%s%n",
-                reading, ledger.readers, each.getMin(), each.getMax(), reading < ledger.readers
+        String counts = each.getMin() == each.getMax() ? String.format("%,d", each.getMax())
+                : String.format("%,d to %,d", each.getMin(), each.getMax());
+        out.printf("  readers            %d of %d reader subtasks parsed documents (%s each)%s%n",
+                reading, ledger.readers, counts, reading < ledger.readers
                         ? "; the others had no input to read (docs/operations.md, \"Input splits\")" : "");
     }
 

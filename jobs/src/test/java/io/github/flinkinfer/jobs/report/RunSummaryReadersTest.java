@@ -19,6 +19,7 @@ class RunSummaryReadersTest {
                         + " input to read (docs/operations.md, \"Input splits\")");
         assertThat(printed(2, 1_000, 1_200)).contains(
                 "  readers            2 of 2 reader subtasks parsed documents (1,000 to 1,200 each)\n");
+        assertThat(printed(2, 2_000)).contains("  readers            1 of 2 reader subtasks parsed documents (2,000 each);");
         assertThat(printed(1, 10)).as("one reader: nothing to say").doesNotContain("readers");
         assertThat(printed(0)).as("an older ledger").doesNotContain("readers");
     }
