@@ -120,7 +120,6 @@ final class ParquetSplitReader implements BulkFormat.Reader<Row> {
     /** Goes to {@code at}: its row group, then past the rows of it already read. */
     private void restore(CheckpointedPosition at) throws IOException {
         long skip = at.getRecordsAfterOffset();
-        System.err.println("DEBUG-RESTORE split " + groups + " at " + at);
         if (at.getOffset() == CheckpointedPosition.NO_OFFSET) {
             while (next < groups.size() && skip >= groups.get(next).rows()) {
                 skip -= groups.get(next++).rows();
