@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -63,18 +62,16 @@ class SplitParquetITCase {
     }
 
     /** A document's row, id number, whether its text is its row's, and the subtask that read it. */
-    private static final class Tagged extends RichMapFunction<Document, Long> {
+    private static final class Tagged extends InputReads.ReaderTag {
         @Override
-        public Long map(Document doc) {
+        protected long tag(Document doc) {
             long row = Long.parseLong(doc.source.substring(doc.source.lastIndexOf(':') + 1));
             int id = Integer.parseInt(doc.id.substring(1));
             long textMatches = doc.text.equals(ParquetCorpus.text((int) row - 1)) ? 1 : 0;
-            return ((row << 32 | (long) id << 1 | textMatches) << 3)
-                    | getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+            return row << 32 | (long) id << 1 | textMatches;
         }
     }
 
-    /** Row, id and text check, sorted: what both reads must agree on. */
     /** A tag less its reader subtask. */
     private static final LongUnaryOperator WITHOUT_READER = d -> d >>> 3;
 }

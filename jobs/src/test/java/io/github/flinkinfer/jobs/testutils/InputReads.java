@@ -11,9 +11,15 @@ import io.github.flinkinfer.operators.errors.ErrorRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongUnaryOperator;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -26,7 +32,7 @@ import org.apache.flink.util.CloseableIterator;
  * and reader subtask), each error row as {@code "reason position"}, sorted.
  *
  * <pre>{@code
- * InputReads.Read split = InputReads.read(in, 4, null, new Tagged(), LINES);
+ * InputReads.Read split = InputReads.read(in, 4, null, new InputReads.ByOffset(), LINES);
  * }</pre>
  */
 public final class InputReads {
@@ -87,16 +93,50 @@ public final class InputReads {
     }
 
     /**
-     * Tags a document of a line or CSV input with its byte offset, the number in its id after the
-     * first char, and the subtask that read it (the parser is chained to its reader): {@code
-     * offset << 23 | id << 3 | subtask}.
+     * A tag of a document and the reader subtask that read it (the parser and this tag are chained
+     * to their reader). Splits are handed out on request, so on a loaded machine the readers that
+     * start first could take every split before the last one asks, and the test of "every reader
+     * reads" would fail by timing. Each subtask therefore holds its first document until every
+     * subtask of its read has opened (at most a minute): the early readers hold one split each
+     * until then, and the late ones find the rest. The gate is per instance (the MiniCluster runs
+     * in the test's JVM).
      */
-    public static final class ByOffset extends RichMapFunction<Document, Long> {
+    public abstract static class ReaderTag extends RichMapFunction<Document, Long> {
+        private static final Map<String, CountDownLatch> OPENED = new ConcurrentHashMap<>();
+
+        private final String read = UUID.randomUUID().toString();
+        private transient CountDownLatch opened;
+
         @Override
-        public Long map(Document doc) {
+        public void open(OpenContext context) {
+            int readers = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+            opened = OPENED.computeIfAbsent(read, r -> new CountDownLatch(readers));
+            opened.countDown();
+        }
+
+        @Override
+        public final Long map(Document doc) throws InterruptedException {
+            if (opened != null) {
+                opened.await(1, TimeUnit.MINUTES); // then on: the assertions say what went wrong
+                opened = null;
+            }
+            return tag(doc) << 3 | getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        }
+
+        /** The document's tag, below 2^61; the reader subtask goes in the low 3 bits. */
+        protected abstract long tag(Document doc);
+    }
+
+    /**
+     * Tags a document of a line or CSV input with its byte offset, the number in its id after the
+     * first char, and the subtask that read it: {@code offset << 23 | id << 3 | subtask}.
+     */
+    public static final class ByOffset extends ReaderTag {
+        @Override
+        protected long tag(Document doc) {
             long offset = Long.parseLong(doc.source.substring(doc.source.lastIndexOf('@') + 1));
             long id = Long.parseLong(doc.id.substring(1));
-            return offset << 23 | id << 3 | getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+            return offset << 20 | id;
         }
     }
 
