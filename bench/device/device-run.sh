@@ -9,7 +9,7 @@
 # THREADS=1: each run's CPU and minor page faults by thread name, beside its console (*.threads.json).
 set -euo pipefail
 P=$(cd "$1" && pwd); CARD=$P/fixture${FIXTURE:+-$FIXTURE}/card.json; SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
-W=/tmp/fi; mkdir -p $W; cd $W
+OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd); W=/tmp/fi; mkdir -p $W; cd $W
 [ -x jre/bin/java ] || xz -dc $P/jre.tar.xz | tar -xf -
 [ -d deps ] || { xz -dc $P/deps.tar.xz | tar -xf - && cp $P/*.jar deps/; }
 { nproc; free -g | head -2; lscpu | grep -E "Model name|^CPU\(s\)|Thread|Socket"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | head -3; } > $OUT/machine.txt || true
