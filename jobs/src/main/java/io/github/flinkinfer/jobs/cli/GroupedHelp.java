@@ -36,7 +36,7 @@ final class GroupedHelp {
                 "--price-gpu-hour", "--reference-price-per-1m-tokens", "--currency"));
         GROUPS.put("Run metrics", List.of("--push-gateway"));
         GROUPS.put("Runtime", List.of("--parallelism", "--runtime-mode", "--checkpoint-interval-ms",
-                "--restart-attempts", "--progress-seconds", "--verbose", "--help", "--version"));
+                "--restart-attempts", "-D", "--progress-seconds", "--verbose", "--help", "--version"));
     }
 
     private GroupedHelp() {}

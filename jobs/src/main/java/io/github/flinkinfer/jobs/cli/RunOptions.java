@@ -11,6 +11,7 @@ import io.github.flinkinfer.jobs.spec.InputFormat;
 import io.github.flinkinfer.jobs.spec.KafkaSettings;
 import io.github.flinkinfer.jobs.spec.OutputFormat;
 import io.github.flinkinfer.jobs.spec.RunSpec;
+import io.github.flinkinfer.jobs.spec.Secrets;
 import io.github.flinkinfer.jobs.workload.WorkloadDefaults;
 import io.github.flinkinfer.operators.batch.BatchingConfig;
 import io.github.flinkinfer.operators.batch.BatchingOptions;
@@ -295,6 +296,14 @@ public class RunOptions implements RunSpec.Source {
                     + FlinkDefaults.RESTART_ATTEMPTS + " attempts.")
     public Integer restartAttempts;
 
+    @Option(names = "-D", paramLabel = "KEY=VALUE",
+            description = "A Flink configuration option for this run (repeat), as flink run -D gives"
+                    + " one: it wins over $FLINK_CONF_DIR/config.yaml and the job's defaults, and the"
+                    + " embedded cluster starts with it; --runtime-mode and --restart-attempts win"
+                    + " over it. E.g. -Dinference.input.split-size=64mb,"
+                    + " -Dtaskmanager.memory.network.max=1gb (docs/operations.md).")
+    public Map<String, String> flinkOptions = new LinkedHashMap<>();
+
     /** BATCH unless STREAMING was chosen (by option or by the cluster, see FlinkDefaults). */
     public boolean isBatchMode() {
         return runtimeMode != RuntimeExecutionMode.STREAMING;
@@ -366,7 +375,7 @@ public class RunOptions implements RunSpec.Source {
 
     /** The run's execution environment with our Flink defaults ({@link FlinkDefaults#environment}). */
     public StreamExecutionEnvironment environment() {
-        return FlinkDefaults.environment(runtimeMode, restartAttempts);
+        return FlinkDefaults.environment(runtimeMode, restartAttempts, flinkOptions);
     }
 
     /** Every option of the command with its value; secret-looking ones redacted. */
@@ -377,6 +386,8 @@ public class RunOptions implements RunSpec.Source {
             Object value = opt.getValue();
             if (value instanceof int[] a) {
                 value = java.util.Arrays.toString(a);
+            } else if (value instanceof Map<?, ?> m) {
+                value = Secrets.redact(m); // -D: an S3 secret key, a SASL config
             }
             settings.put(name, SECRET.matcher(name).matches() && value != null ? "<redacted>" : value);
         }

@@ -1,6 +1,7 @@
 package io.github.flinkinfer.jobs.run;
 
 import java.time.Duration;
+import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.BatchExecutionOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -50,13 +51,16 @@ public final class FlinkDefaults {
     /**
      * The execution environment of a run: the one {@code flink run} or the application cluster
      * provides (with its configuration), else an embedded cluster ({@link EmbeddedEnvironment},
-     * which the run can start early) configured from {@code $FLINK_CONF_DIR} when set; plus our
-     * defaults where those leave options unset; {@code runtimeMode} and {@code restartAttempts}
-     * are the job's explicit options (null = not given).
+     * which the run can start early) configured from {@code $FLINK_CONF_DIR} when set; then the
+     * run's own {@code -D} {@code options} over that; plus our defaults where those leave options
+     * unset; {@code runtimeMode} and {@code restartAttempts} are the job's explicit options (null =
+     * not given), which win over all.
      */
-    public static StreamExecutionEnvironment environment(RuntimeExecutionMode runtimeMode, Integer restartAttempts) {
+    public static StreamExecutionEnvironment environment(RuntimeExecutionMode runtimeMode, Integer restartAttempts,
+            Map<String, String> options) {
         StreamExecutionEnvironment probe = StreamExecutionEnvironment.getExecutionEnvironment();
-        Configuration base = probe instanceof LocalStreamEnvironment ? initializeFileSystems() : new Configuration();
+        Configuration dynamic = Configuration.fromMap(options);
+        Configuration base = probe instanceof LocalStreamEnvironment ? initializeFileSystems(dynamic) : dynamic;
         Configuration effective = new Configuration(base);
         effective.addAll(Configuration.fromMap(probe.getConfiguration().toMap()));
         Configuration conf = new Configuration(base);
@@ -74,11 +78,21 @@ public final class FlinkDefaults {
      * configuration (empty when neither is set).
      */
     public static Configuration initializeFileSystems() {
+        return initializeFileSystems(new Configuration());
+    }
+
+    /**
+     * {@link #initializeFileSystems()} with {@code dynamic} ({@code -D}) over config.yaml; returns
+     * {@code dynamic} alone where neither {@code $FLINK_CONF_DIR} nor {@code $FLINK_PLUGINS_DIR} is set.
+     */
+    static Configuration initializeFileSystems(Configuration dynamic) {
         if (System.getenv("FLINK_CONF_DIR") == null && System.getenv("FLINK_PLUGINS_DIR") == null) {
-            return new Configuration();
+            return new Configuration(dynamic);
         }
-        Configuration base = fileSystemDefaults(System.getenv("FLINK_CONF_DIR") != null
-                ? GlobalConfiguration.loadConfiguration() : new Configuration());
+        Configuration user = System.getenv("FLINK_CONF_DIR") != null
+                ? GlobalConfiguration.loadConfiguration() : new Configuration();
+        user.addAll(dynamic);
+        Configuration base = fileSystemDefaults(user);
         FileSystem.initialize(base, PluginUtils.createPluginManagerFromRootFolder(base));
         return base;
     }

@@ -39,7 +39,7 @@ class ModelTamperTest {
         String cache = System.getProperty(OptimizedGraphCache.PROPERTY);
         System.setProperty(OptimizedGraphCache.PROPERTY, "off"); // a cached graph would not read the original
         try {
-            StreamExecutionEnvironment env = FlinkDefaults.environment(null, null);
+            StreamExecutionEnvironment env = FlinkDefaults.environment(null, null, java.util.Map.of());
             assertThat(env).isInstanceOf(EmbeddedEnvironment.class);
             assertThatThrownBy(() -> EmbeddingJob.run(options, env))
                     .isInstanceOf(ModelIntegrityException.class)
