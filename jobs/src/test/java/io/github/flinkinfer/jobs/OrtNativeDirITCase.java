@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --ort-native-dir}: the sample job run by {@code bin/flink-inference} (its own JVM: ONNX
+ * {@code --ort-native-dir}: 300 documents of the sample run by {@code bin/flink-inference} (its own JVM: ONNX
  * Runtime loads once per JVM) with ORT's CPU natives extracted from the onnxruntime jar to a
  * directory writes the same vectors, bit for bit, as the run with the jar's own; the process
  * mapped ORT from that directory, and {@code doctor} checks the directory.
@@ -25,7 +25,7 @@ class OrtNativeDirITCase {
     @TempDir Path tmp;
 
     @Test
-    void theSampleJobFromAnExtractedDirectoryWritesTheSameVectors() throws Exception {
+    void theSampleFromAnExtractedDirectoryWritesTheSameVectors() throws Exception {
         Path natives = Files.createDirectories(tmp.resolve("ort-natives"));
         for (String lib : new String[] {"libonnxruntime.so", "libonnxruntime4j_jni.so"}) {
             try (InputStream in = OrtNativeDirITCase.class.getResourceAsStream(NATIVES + lib)) {
@@ -33,8 +33,10 @@ class OrtNativeDirITCase {
             }
         }
 
-        Launcher.Result jar = embed("from-jar");
-        Launcher.Result dir = embed("from-dir", "--ort-native-dir", natives.toString(), "--verbose");
+        // 300 of the sample's documents: the same bits from either load, in a third of the time
+        Path corpus = Corpus.writeJsonl(tmp.resolve("sample-300.jsonl"), Corpus.sample(300));
+        Launcher.Result jar = embed(corpus, "from-jar");
+        Launcher.Result dir = embed(corpus, "from-dir", "--ort-native-dir", natives.toString(), "--verbose");
 
         assertThat(jar.exitCode()).as("stderr:%n%s", jar.stderr()).isZero();
         assertThat(dir.exitCode()).as("stderr:%n%s", dir.stderr()).isZero();
@@ -42,7 +44,7 @@ class OrtNativeDirITCase {
                 .contains("loaded from " + natives.resolve("libonnxruntime.so") + " (--ort-native-dir " + natives + ")");
         Map<String, GenericRecord> expected = Outputs.embeddings(tmp.resolve("from-jar"));
         Map<String, GenericRecord> actual = Outputs.embeddings(tmp.resolve("from-dir"));
-        assertThat(expected).hasSize(2000);
+        assertThat(expected).hasSize(300);
         assertThat(actual).containsOnlyKeys(expected.keySet());
         expected.forEach((id, row) -> assertThat(bits(Outputs.vector(actual.get(id))))
                 .as("vector of %s", id).containsExactly(bits(Outputs.vector(row))));
@@ -71,9 +73,9 @@ class OrtNativeDirITCase {
                 "  - no NVIDIA driver / no GPU on this node");
     }
 
-    private Launcher.Result embed(String runId, String... extra) throws Exception {
+    private Launcher.Result embed(Path corpus, String runId, String... extra) throws Exception {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("embed", "--input",
-                Corpus.SAMPLE.toString(), "--output", tmp.resolve(runId).toString(), "--run-id", runId,
+                corpus.toString(), "--output", tmp.resolve(runId).toString(), "--run-id", runId,
                 "--progress-seconds", "0"));
         args.addAll(java.util.List.of(extra));
         return Launcher.run(tmp, Map.of(), args.toArray(String[]::new));
