@@ -7,8 +7,10 @@ import io.github.flinkinfer.jobs.run.TaskManagerNetwork;
 import io.github.flinkinfer.operators.run.ModelRuntimeFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
@@ -28,18 +30,21 @@ final class ClusterSizing {
     /**
      * The sizing lines for {@code embed} of {@code input} with {@code model} at {@code parallelism},
      * its arguments decided by {@code embed} itself: a heading, the cluster's line (or its refusal when the client's configuration caps
-     * {@code taskmanager.memory.network.max} below the need), the least a cluster TaskManager
+     * {@code taskmanager.memory.network.max} below the need; {@code flinkOptions} are
+     * {@code -D}'s, as embed takes them), the least a cluster TaskManager
      * must have (the pipelined exchanges) and the embedded cluster's.
      * TaskManagers hold {@code parallelism} slots unless the configuration sets
      * {@code taskmanager.numberOfTaskSlots}.
      */
     static List<String> lines(EmbedRun embed, Path input, String textField, String model, int maxLength,
-            int parallelism) throws Exception {
+            int parallelism, Map<String, String> flinkOptions) throws Exception {
         Path output = Files.createTempDirectory("plan-sizing");
         try {
-            EmbedRun.Decided run = embed.decide("--input", input.toString(), "--output", output.toString(),
+            List<String> args = new ArrayList<>(List.of("--input", input.toString(), "--output", output.toString(),
                     "--text-field", textField, "--model", model, "--max-length", String.valueOf(maxLength),
-                    "--parallelism", String.valueOf(parallelism), "--run-id", "plan");
+                    "--parallelism", String.valueOf(parallelism), "--run-id", "plan"));
+            flinkOptions.forEach((key, value) -> args.add("-D" + key + "=" + value));
+            EmbedRun.Decided run = embed.decide(args.toArray(String[]::new));
             StreamExecutionEnvironment env = run.env();
             RunSpec spec = run.spec();
             env.setParallelism(parallelism);

@@ -18,8 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -79,6 +81,12 @@ public final class PlanCommand implements Callable<Integer> {
             description = "Inference subtasks of the planned run (0 = cores, as embed); each measured with 1 ORT"
                     + " thread; the cluster sizing names the network memory a TaskManager needs at it.")
     int parallelism;
+
+    @Option(names = "-D", paramLabel = "KEY=VALUE",
+            description = "A Flink configuration option, as embed takes it (repeat): the cluster sizing"
+                    + " reads the TaskManager's settings from it, e.g. -Dtaskmanager.memory.network.max=512mb"
+                    + " -Dtaskmanager.numberOfTaskSlots=8.")
+    Map<String, String> flinkOptions = new LinkedHashMap<>();
 
     @Mixin CostOptions cost = new CostOptions();
 
@@ -151,7 +159,7 @@ public final class PlanCommand implements Callable<Integer> {
                     costTotal, prices.currency(), costTotal / totalTokens * 1e6);
         }
         System.out.println();
-        ClusterSizing.lines(embed, input, textField, model, maxLength, subtasks).forEach(System.out::println);
+        ClusterSizing.lines(embed, input, textField, model, maxLength, subtasks, flinkOptions).forEach(System.out::println);
         return 0;
     }
 

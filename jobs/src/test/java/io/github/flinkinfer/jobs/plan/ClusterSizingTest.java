@@ -6,9 +6,7 @@ import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.testutils.Corpus;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.configuration.TaskManagerOptions;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +18,7 @@ class ClusterSizingTest {
     void namesTheNetworkMemoryOfTheEmbedJobAtParallelism16() throws Exception {
         Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
 
-        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
+        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16, Map.of());
 
         // NetworkMemorySizing's rule on the embed job's 19 exchanges at P=16, TaskManagers of 16 slots
         // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
@@ -39,15 +37,9 @@ class ClusterSizingTest {
     @Test
     void refusesInOneLineNamingTheSettingWhenTheClientCapsNetworkMemory() throws Exception {
         Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
-        Configuration capped = new Configuration();
-        capped.set(TaskManagerOptions.NETWORK_MEMORY_MAX, MemorySize.parse("16mb"));
-        EmbedRun underCap = args -> {
-            EmbedRun.Decided run = RunOptions.embed(args);
-            run.env().configure(capped);
-            return run;
-        };
-
-        List<String> lines = ClusterSizing.lines(underCap, corpus, "text", "all-minilm-l6-v2-q", 0, 16);
+        // plan -Dtaskmanager.memory.network.max=16mb: the TaskManagers the user means to run
+        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16,
+                Map.of("taskmanager.memory.network.max", "16mb"));
 
         assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
                 + " slot(s) need 197.500mb").contains("taskmanager.memory.network.max is 16.000mb");
