@@ -394,7 +394,6 @@ public final class RunLedger {
         subtasks.computeIfAbsent(m.subtask, k -> new Lane()).add(m);
     }
 
-    /** Adds {@code o} to this ledger (partials of subtasks, stages and checkpoints). */
     /**
      * Marks a partial as subtask {@code subtask}'s of {@code of}: the documents it parsed are that
      * reader's ({@link #parsedByReader}). A partial of any other stage parsed none.
@@ -406,6 +405,7 @@ public final class RunLedger {
         }
     }
 
+    /** Adds {@code o} to this ledger (partials of subtasks, stages and checkpoints). */
     public void merge(RunLedger o) {
         settle();
         o.settle();
