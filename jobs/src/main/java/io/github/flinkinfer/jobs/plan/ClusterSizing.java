@@ -78,8 +78,10 @@ final class ClusterSizing {
                 String.format(Locale.ROOT, "  the least (pipelined exchanges alone; the rest is blocking exchanges' sort"
                                 + " buffers): %s per slot, %s per TaskManager of %d slot(s)",
                         human(pipelined.bytesPerSlot()), human(pipelined.bytesPerTaskManager(slots)), slots),
-                String.format(Locale.ROOT, "  embedded cluster (sized automatically): %s per slot, %s per TaskManager"
-                                + " of %d slot(s)", human(embedded.bytesPerSlot()),
+                String.format(Locale.ROOT, "  embedded cluster (%s): %s per slot, %s per TaskManager"
+                                + " of %d slot(s)", TaskManagerNetwork.configured(client)
+                                ? "taskmanager.memory.network.* as configured; sized automatically it would take"
+                                : "sized automatically", human(embedded.bytesPerSlot()),
                         human(embedded.bytesPerTaskManager(slots)), slots));
     }
 

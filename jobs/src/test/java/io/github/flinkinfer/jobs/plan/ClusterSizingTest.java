@@ -44,5 +44,7 @@ class ClusterSizingTest {
         assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
                 + " slot(s) need 197.500mb").contains("taskmanager.memory.network.max is 16.000mb");
         assertThat(lines.get(2)).contains("per slot, 197.500mb");
+        assertThat(lines.get(3)).startsWith("  embedded cluster (taskmanager.memory.network.* as configured; sized"
+                + " automatically it would take): 13.063mb");
     }
 }
