@@ -40,7 +40,9 @@ class EmbeddedRunITCase {
         assertThat(s.clusterStart.taken()).isTrue();
         assertThat(s.clusterStart.seconds()).isPositive();
         List<Timeline.Lane> lanes = s.series.timeline.subtasks;
-        assertThat(lanes).hasSize(2).allSatisfy(l -> assertThat(l.sessionPrepared).isTrue());
+        // one session for both subtasks (a single-threaded CPU session is shared): prepared by the
+        // driver, taken by the first load, reused by the other
+        assertThat(lanes).hasSize(2).filteredOn(l -> l.sessionPrepared).hasSize(1);
         // the cold start split: inputs reach inference after the read and keep-first's id pass
         assertThat(lanes).allSatisfy(l -> assertThat(l.firstInputAt).isNotNull().isPositive()
                 .isLessThanOrEqualTo(l.firstBatchStart));

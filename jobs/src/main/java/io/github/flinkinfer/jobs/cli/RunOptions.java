@@ -200,8 +200,8 @@ public class RunOptions implements RunSpec.Source {
 
     @Option(names = "--share-session", arity = "0..1", fallbackValue = "true",
             description = "One ONNX Runtime session per TaskManager, model and device, shared by the"
-                    + " slots that use it (true|false). Default: true for cuda and auto, false for"
-                    + " cpu (one single-threaded session per slot is faster there).")
+                    + " slots that use it (true|false). Default: true, except on cpu with"
+                    + " --intra-op-threads other than 1 (one session per slot there).")
     public Boolean shareSession;
 
     @Option(names = "--cuda-mem-limit", defaultValue = "0",

@@ -16,8 +16,9 @@ class GpuOptionsTest {
     }
 
     @Test
-    void sessionSharingDefaultsByDevice() {
-        assertThat(options("--device", "cpu").runtimeOptions().sharesSession()).isFalse();
+    void sessionSharingDefaultsToOnExceptMultiThreadedCpu() {
+        assertThat(options("--device", "cpu").runtimeOptions().sharesSession()).isTrue();
+        assertThat(options("--device", "cpu", "--intra-op-threads", "2").runtimeOptions().sharesSession()).isFalse();
         assertThat(options("--device", "auto").runtimeOptions().sharesSession()).isTrue();
         assertThat(options("--device", "cuda:1").runtimeOptions().sharesSession()).isTrue();
         assertThat(options("--share-session").runtimeOptions().sharesSession()).isTrue();

@@ -12,8 +12,8 @@ import java.io.Serializable;
  * @param optimizationLevel graph optimization: none, basic, extended, all
  * @param maxSequenceLength tokens per input after truncation (0 = the model card's maximum)
  * @param shareSession one ONNX Runtime session per JVM (TaskManager), model, device and session
- *     options, shared by every user ({@link SharedResources}); {@code null} = by device: shared
- *     for {@code cuda} and {@code auto}, not for {@code cpu} (see {@link #sharesSession()})
+ *     options, shared by every user ({@link SharedResources}); {@code null} = shared, except a
+ *     {@code cpu} session of more than one intra-op thread (see {@link #sharesSession()})
  * @param cudaMemLimitBytes CUDA provider {@code gpu_mem_limit}: the most device memory its arena
  *     may hold (0 = ORT default, no limit)
  * @param cudaArenaExtendStrategy CUDA provider {@code arena_extend_strategy}: {@code
@@ -217,12 +217,20 @@ public record RuntimeOptions(
     }
 
     /**
-     * Whether users of one model on one device share a session: as set, or by device. On a GPU
-     * one session holds the weights and arena once and ORT runs concurrent calls on it; on CPU
-     * separate single-threaded sessions per slot avoid contention inside one session.
+     * Whether users of one model on one device share a session: as set, else yes, unless the
+     * session runs on the CPU with more than one intra-op thread. ORT runs concurrent calls on one
+     * session, so the weights, the arena and the session's creation are paid once per JVM instead
+     * of once per slot. A single-threaded CPU call runs on its caller's thread, so sharing costs
+     * those calls nothing: real MiniLM, 2 threads on 2 cores, the same rows per second; 16
+     * loads 1.2–1.3 s instead of 10.1–10.8 s, and 0.95 GiB instead of 2.5
+     * (docs/benchmarks/cpu-shared-session-2026-12-07.md). A CPU session of several intra-op
+     * threads has a thread pool the slots' calls would queue on: one session per slot there.
      */
     public boolean sharesSession() {
-        return shareSession != null ? shareSession : device.kind() != Device.Kind.CPU;
+        if (shareSession != null) {
+            return shareSession;
+        }
+        return device.kind() != Device.Kind.CPU || intraOpThreads == 1;
     }
 
     /**

@@ -26,10 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PreparedSessionsTest {
     private static final ModelCard CARD = ModelCard.builtIn("all-minilm-l6-v2-q");
+    /** A session per load, as multi-threaded CPU sessions get them (single-threaded ones share one). */
+    private static final RuntimeOptions OWN = RuntimeOptions.defaults().withShareSession(false);
 
     @Test
     void eachPreparedSessionIsTakenOnceThenLoadsCreateTheirOwn() {
-        RuntimeOptions options = RuntimeOptions.defaults();
+        RuntimeOptions options = OWN;
         List<int[]> batch = batch(options);
         float[][] fresh;
         try (OnnxModel model = OnnxModel.load(CARD, options)) {
@@ -52,7 +54,7 @@ class PreparedSessionsTest {
 
     @Test
     void aLoadWhosePreparedSessionIsNotStartedCreatesItItselfAndConcurrentLoadsDoSoSideBySide() throws Exception {
-        RuntimeOptions options = RuntimeOptions.defaults();
+        RuntimeOptions options = OWN;
         List<int[]> batch = batch(options);
         float[][] fresh;
         try (OnnxModel model = OnnxModel.load(CARD, options)) {
@@ -87,7 +89,7 @@ class PreparedSessionsTest {
 
     @Test
     void aLoadWithOtherSessionSettingsDoesNotTakeThem() {
-        RuntimeOptions options = RuntimeOptions.defaults();
+        RuntimeOptions options = OWN;
         try (PreparedSessions.Batch ahead = created(PreparedSessions.prepare(CARD, options, 1))) {
             try (OnnxModel other = OnnxModel.load(CARD, new RuntimeOptions(Device.CPU, 1, "basic", 0))) {
                 assertThat(other.loadTimes().prepared()).isFalse();
@@ -102,7 +104,7 @@ class PreparedSessionsTest {
 
     @Test
     void untakenSessionsAreClosedWithTheirBatch() {
-        RuntimeOptions options = RuntimeOptions.defaults();
+        RuntimeOptions options = OWN;
         PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 2);
         assertThat(ahead.untaken()).isEqualTo(2);
         ahead.close();
@@ -114,7 +116,7 @@ class PreparedSessionsTest {
 
     @Test
     void aSharedSessionTakesOnePreparedSession() {
-        RuntimeOptions shared = RuntimeOptions.defaults().withShareSession(true);
+        RuntimeOptions shared = RuntimeOptions.defaults();
         try (PreparedSessions.Batch ahead = created(PreparedSessions.prepare(CARD, shared, 1));
                 OnnxModel first = OnnxModel.load(CARD, shared);
                 OnnxModel second = OnnxModel.load(CARD, shared)) {
@@ -126,7 +128,7 @@ class PreparedSessionsTest {
 
     @Test
     void theDriverWaitsForTheSessionsCheckOfTheirModelInsteadOfHashingItAgain(@TempDir Path dir) throws Exception {
-        RuntimeOptions options = RuntimeOptions.defaults();
+        RuntimeOptions options = OWN;
         try (PreparedSessions.Batch ahead = PreparedSessions.prepare(CARD, options, 1)) {
             ahead.awaitVerified();
             ahead.awaitCreated();

@@ -64,7 +64,7 @@ class RuntimeOptionsTest {
         assertThat(o.cudaArenaExtendStrategy()).isNull();
         assertThat(o.sessionConfig()).isEmpty();
         assertThat(o.profilePrefix()).isNull();
-        assertThat(o.sharesSession()).isFalse();
+        assertThat(o.sharesSession()).isTrue();
     }
 
     @Test

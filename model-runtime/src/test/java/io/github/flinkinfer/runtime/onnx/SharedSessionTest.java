@@ -9,7 +9,7 @@ import io.github.flinkinfer.runtime.card.ModelCard;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Session sharing with the real runtime, on CPU (forced on: CPU does not share by default). */
+/** Session sharing with the real runtime, on CPU (on by default for single-threaded CPU sessions). */
 class SharedSessionTest {
     private static final ModelCard CARD = ModelCard.builtIn("all-minilm-l6-v2-q");
 
@@ -41,15 +41,24 @@ class SharedSessionTest {
     }
 
     @Test
-    void cpuDoesNotShareByDefaultAndOtherSettingsGetTheirOwnSession() {
-        assertThat(RuntimeOptions.defaults().sharesSession()).isFalse();
+    void sharedByDefaultButMultiThreadedCpuAndOtherSettingsGetTheirOwnSession() {
+        assertThat(RuntimeOptions.defaults().sharesSession()).isTrue();
+        assertThat(RuntimeOptions.defaults().withIntraOpThreads(2).sharesSession()).isFalse();
+        assertThat(RuntimeOptions.defaults().withIntraOpThreads(0).sharesSession()).isFalse();
         assertThat(RuntimeOptions.defaults().withDevice(Device.parse("auto")).sharesSession()).isTrue();
-        assertThat(RuntimeOptions.defaults().withDevice(Device.parse("cuda:1")).sharesSession()).isTrue();
+        assertThat(RuntimeOptions.defaults().withDevice(Device.parse("cuda:1")).withIntraOpThreads(4)
+                .sharesSession()).isTrue();
         assertThat(RuntimeOptions.defaults().withDevice(Device.parse("auto")).withShareSession(false)
                 .sharesSession()).isFalse();
+        assertThat(RuntimeOptions.defaults().withIntraOpThreads(2).withShareSession(true).sharesSession()).isTrue();
 
         try (OnnxModel a = OnnxModel.load(CARD, RuntimeOptions.defaults());
                 OnnxModel b = OnnxModel.load(CARD, RuntimeOptions.defaults())) {
+            assertThat(a.ortSession()).isSameAs(b.ortSession());
+        }
+        RuntimeOptions own = RuntimeOptions.defaults().withShareSession(false);
+        try (OnnxModel a = OnnxModel.load(CARD, own);
+                OnnxModel b = OnnxModel.load(CARD, own)) {
             assertThat(a.ortSession()).isNotSameAs(b.ortSession());
         }
         RuntimeOptions shared = RuntimeOptions.defaults().withShareSession(true);

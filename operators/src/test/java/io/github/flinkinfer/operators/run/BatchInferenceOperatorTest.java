@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  */
 class BatchInferenceOperatorTest {
     static final ModelCard CARD = ModelCard.builtIn("all-minilm-l6-v2");
-    static final ModelRuntimeFactory MODEL = ModelRuntimeFactory.onnx(CARD, RuntimeOptions.defaults());
+    /** A session per load (not the shared default), so each harness's subtask loads the model and reports it. */
+    static final ModelRuntimeFactory MODEL = ModelRuntimeFactory.onnx(CARD, RuntimeOptions.defaults().withShareSession(false));
     static final String RUN = "r-1";
     static final int[] ONE_BUCKET = {512};
     static TextTokenizer tokenizer;
