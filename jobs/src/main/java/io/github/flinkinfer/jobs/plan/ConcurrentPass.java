@@ -14,10 +14,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * One measured pass of a batching setting over the sample on {@code n} model sessions at once, one
- * thread each, as {@code n} subtasks of a run share a machine. The per-subtask time is the mean of
- * the sessions' own times (each timer starts when its session starts the pass and stops after its
- * last batch); the outputs are the first session's (the caller's model).
+ * One measured pass of a batching setting over the sample by {@code n} models at once, one thread
+ * each, as {@code n} subtasks of a run share a machine (their models share one session where the
+ * run's options share it). The per-subtask time is the mean of the threads' own times (each timer
+ * starts when its thread starts the pass and stops after its last batch); the outputs are the
+ * first thread's (the caller's model).
  */
 record ConcurrentPass(double seconds, long realTokens, float[][] outputs) {
 

@@ -48,7 +48,8 @@ final class VariantSweep {
      * @param lengthTexts a uniform sample of the corpus, tokenized only, for its mean length; its
      *     first {@code sweepSize} texts (a uniform sample too) are swept and timed
      * @param concurrent subtasks that share this machine in the run (its parallelism, at most the
-     *     cores): the forecast's pass runs that many sessions at once, as the run does
+     *     cores): the forecast's pass runs that many subtasks' calls at once, on sessions shared
+     *     or not as the run's options make them
      */
     VariantSweep(List<String> lengthTexts, int sweepSize, int maxLength, int concurrent, PrintWriter out) {
         this.lengthTexts = lengthTexts;
@@ -110,13 +111,13 @@ final class VariantSweep {
             }
             // The sweep's best rate is the maximum of noisy runs, biased upwards, and each setting ran
             // alone on an otherwise idle machine: the forecast's rate comes from a second pass of the
-            // winning setting on as many sessions at once as the run has subtasks here (they share
+            // winning setting with as many callers at once as the run has subtasks here (they share
             // cores, caches and memory bandwidth: fp32 MiniLM ran ≈ 20% slower per subtask with two
-            // than alone on the 2-core machine, int8 ≈ 5%); its first session's outputs are judged.
+            // than alone on the 2-core machine, int8 ≈ 5%); its first caller's outputs are judged.
             ConcurrentPass pass = ConcurrentPass.median(model, card, options, tokens, best.config(), concurrent,
                     FORECAST_PASSES);
             double rate = pass.realTokens() / (tokenizing + pass.seconds());
-            out.printf(Locale.ROOT, "  %s best setting again, %d session(s) at once: %.0f real tokens/s per subtask"
+            out.printf(Locale.ROOT, "  %s best setting again, %d subtask(s) at once: %.0f real tokens/s per subtask"
                     + " (tokenize %.3f s + inference %.3f s, median of %d passes; alone in the sweep %.0f); load %.2f s (tokenizer %.2f"
                     + " + model %.2f)%n", variant, concurrent, rate, tokenizing, pass.seconds(), FORECAST_PASSES, bestRate,
                     tokenizerLoad + modelLoad, tokenizerLoad, modelLoad);
