@@ -14,10 +14,10 @@ import java.util.concurrent.CyclicBarrier;
 
 /**
  * One ONNX Runtime session shared by T single-threaded callers against one session each, on the
- * CPU, the way T inference subtasks of a TaskManager call it: T threads load the model, run three
- * warm-up rounds, then {@code batches} batches of {@code rows} × {@code length} tokens each ({@code
- * length} 0: the shapes a length-bucketed run sends, 128 × 16, 64 × 32, 32 × 64 and 16 × 128
- * tokens, in turn from a different one per thread, {@code rows} ignored). Prints
+ * CPU, the way T inference subtasks of a TaskManager call it: T threads load the model, run one
+ * warm-up batch of each shape, then {@code batches} batches of {@code rows} × {@code length} tokens
+ * ({@code length} 0: the shapes a length-bucketed run sends, 128 × 16, 64 × 32, 32 × 64 and
+ * 16 × 128 rows × tokens, in turn from a different one per thread, {@code rows} ignored). Prints
  * the loads' wall time (from the first load's start to the last's end), rows per second (from all
  * threads passing a barrier to the last one's end), each call's thread CPU time, and the JVM's peak
  * resident memory ({@code VmHWM}). Run one setting per JVM, interleaved:
