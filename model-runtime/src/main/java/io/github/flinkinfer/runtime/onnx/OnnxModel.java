@@ -93,7 +93,7 @@ public final class OnnxModel implements ModelRuntime {
     private OnnxModel(ModelCard card, PostProcessing postProcessing, SharedSession created,
             SharedResources.Lease<SharedSession> lease) {
         this.lease = lease;
-        this.loadTimes = lease == null || lease.loadedHere() ? created.times() : LoadTimes.NONE;
+        this.loadTimes = lease == null || lease.loadedHere() ? created.times() : LoadTimes.SHARED;
         this.card = card;
         this.postProcessing = java.util.Objects.requireNonNull(postProcessing, "post-processing");
         this.session = created.created().session();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.flinkinfer.runtime.Device;
 import io.github.flinkinfer.runtime.DeviceUnavailableException;
+import io.github.flinkinfer.runtime.LoadTimes;
 import io.github.flinkinfer.runtime.card.ModelCard;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,8 @@ class SharedSessionTest {
             assertThat(second.ortSession()).isSameAs(first.ortSession());
             assertThat(registry.loads()).isEqualTo(loadsBefore + 1); // the second did not reload
             assertThat(registry.size()).isEqualTo(keysBefore + 1);
+            assertThat(first.loadTimes().graphCache()).isNotEqualTo("shared");
+            assertThat(second.loadTimes()).as("the first paid the load").isEqualTo(LoadTimes.SHARED);
             // each user keeps its own buffers: both run, with the same result
             List<int[]> batch = List.of(new int[] {101, 7592, 2088, 102});
             assertThat(second.infer(batch).vectors()).isDeepEqualTo(first.infer(batch).vectors());

@@ -66,7 +66,10 @@ public class BatchMetrics {
     public long sessionCreateMs;
     /** Of {@code modelLoadMs}: the warm-up batch. */
     public long warmUpMs;
-    /** What the optimized-graph cache did for this subtask's session: off, hit or miss. */
+    /**
+     * What the optimized-graph cache did for this subtask's session: off, hit or miss; shared when
+     * the subtask reused a session another subtask of its TaskManager loaded.
+     */
     public String graphCache;
     /**
      * The subtask took a session the driver of an embedded run created ahead, while the cluster
