@@ -29,7 +29,8 @@ import java.util.TreeSet;
  * @param processCpu the busiest TaskManager's CPU over its batch window: its process CPU time
  *     from its first to its last batch end ÷ (that span × its cores); -1 unknown
  * @param processCores that TaskManager's cores
- * @param bound {@code device-bound}, {@code host-bound (<stage>)}, {@code host-bound (CPU: …)},
+ * @param bound {@code device-bound}, {@code device-bound (CPU: …)}, {@code host-bound (<stage>)},
+ *     {@code host-bound (CPU: …)},
  *     {@code call-bound (…)} or {@code upstream-bound (…)}
  */
 public record RunBound(double windowMs, int devices, double deviceBusy, Map<String, Double> hostLoads,
@@ -52,6 +53,14 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
      * device starved this way showed 79–81% (docs/benchmarks/device-sim.md).
      */
     public static final double CPU_BOUND = 0.75;
+
+    /**
+     * On the CPU, a chained thread at {@link #DEVICE_BOUND} that spends at least as long in the
+     * model's calls as in the host stages: the model's compute bounds the run, whatever the host
+     * stage with the largest load (16 MiniLM subtasks on 2 cores: device busy 73%, thread 88%,
+     * write 13%, which the rule for a GPU called host-bound by write).
+     */
+    static final String CPU_MODEL_BOUND = "device-bound (CPU: the subtasks' threads are busy, mostly in the model)";
 
     public RunBound {
         hostLoads = Collections.unmodifiableMap(new LinkedHashMap<>(hostLoads)); // in stage order
@@ -92,6 +101,9 @@ public record RunBound(double windowMs, int devices, double deviceBusy, Map<Stri
             bound = "no batches";
         } else if (deviceBusy >= DEVICE_BOUND) {
             bound = "device-bound";
+        } else if (gpus.isEmpty() && thread >= DEVICE_BOUND && deviceBusy >= thread - deviceBusy) {
+            // on the CPU a chained subtask's thread is its engine: busy, and mostly in the model's calls
+            bound = CPU_MODEL_BOUND;
         } else if (loads.get(top) >= HOST_BOUND || host >= HOST_BOUND || thread >= DEVICE_BOUND) {
             bound = "host-bound (" + top + ")";
         } else if (cpu[0] >= CPU_BOUND) {

@@ -64,6 +64,22 @@ class RunBoundTest {
     }
 
     @Test
+    void aChainedCpuThreadBusyMostlyInTheModelIsDeviceBound() {
+        // per subtask on the CPU: tokenize 20 + model 730 + write 130 = 88% of the thread, as 16
+        // MiniLM subtasks on 2 cores measured: the thread is the engine, and the model takes most of it
+        RunBound b = RunBound.of(ledger(batch(0, "cpu", 20, 730, 130), batch(1, "cpu", 20, 730, 130)), 0);
+        assertThat(b.deviceBusy()).isLessThan(RunBound.DEVICE_BOUND);
+        assertThat(b.threadBusy()).isCloseTo(0.88, within(1e-9));
+        assertThat(b.bound()).isEqualTo(RunBound.CPU_MODEL_BOUND);
+        assertThat(b.line()).startsWith("device busy 73%: device-bound (CPU:");
+
+        // the same thread mostly in host stages stays host-bound by the largest
+        RunBound host = RunBound.of(ledger(batch(0, "cpu", 100, 300, 500), batch(1, "cpu", 100, 300, 500)), 0);
+        assertThat(host.threadBusy()).isCloseTo(0.9, within(1e-9));
+        assertThat(host.bound()).isEqualTo("host-bound (write)");
+    }
+
+    @Test
     void hostStagesSharingTheCoresTogetherBoundTheRun() {
         // 2 tokenize + 2 inference threads on 2 cores: no stage at 25%, the host threads 32% busy
         BatchMetrics a = batch(0, "cuda:0", 240, 100, 200);
