@@ -7,6 +7,8 @@
 # FIXTURE=pooled: the builds run the fixture whose output is already pooled (a GPU under
 # --pool-on-device) instead of the token-state one; SCALE runs both, the pooled one to scale-N-pooled.
 # THREADS=1: each run's CPU and minor page faults by thread name, beside its console (*.threads.json).
+# A build NAME@APP runs APP's jars under NAME, with the embed flags in ARGS_NAME: "main own@main" with
+# ARGS_own=--share-session=false compares one session per TaskManager against one per slot.
 set -euo pipefail
 P=$(cd "$1" && pwd); CARD=$P/fixture${FIXTURE:+-$FIXTURE}/card.json; SAMPLE=${SAMPLE:-$P/../../../datasets/sample/wordnet-sample.jsonl}; N=$2; K=$3; BUILDS=$4; PARS=$5
 OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd); W=/tmp/fi; mkdir -p $W; cd $W
@@ -21,19 +23,21 @@ python3 -c 'import mmap,time; n=256<<20; m=mmap.mmap(-1,n); t=time.perf_counter(
 mkdir -p conf-base
 # 4220b9e cannot run P>4 on Flink's default 64 MiB of network memory (issue 38): give it 1 GiB
 printf 'taskmanager.memory.network.min: 1gb\ntaskmanager.memory.network.max: 1gb\n' > conf-base/config.yaml
-cps=(); confs=()
+cps=(); confs=(); args=(); unpacked=" "
 for b in $BUILDS; do
-  rm -rf app-$b; tar -xf $P/app-$b.tar # always this pack's jars
-  cps+=("$b=$(ls $W/app-$b/*.jar $W/deps/*.jar | tr '\n' ':')")
-  [ "$b" = base ] && confs+=("base=$W/conf-base")
+  name=${b%@*}; app=${b#*@}
+  [[ "$unpacked" == *" $app "* ]] || { rm -rf app-$app; tar -xf $P/app-$app.tar; unpacked+="$app "; } # always this pack's jars
+  cps+=("$name=$(ls $W/app-$app/*.jar $W/deps/*.jar | tr '\n' ':')")
+  [ "$app" = base ] && confs+=("$name=$W/conf-base")
+  flags=ARGS_$name; [ -z "${!flags:-}" ] || args+=("$name=${!flags}")
 done
 python3 $P/fixed_marginal.py --java $W/jre/bin/java --jvm-options $P/jvm.options --log4j $P/log4j2-local.properties \
-  --classpath "${cps[@]}" --conf "${confs[@]}" --card $CARD \
+  --classpath "${cps[@]}" --conf "${confs[@]}" --args "${args[@]}" --card $CARD \
   --corpus-n corpus-$N.jsonl --corpus-kn corpus-$((K*N)).jsonl --k $K --parallelism $PARS --out $OUT ${HEAP:+--heap $HEAP} \
   --rounds ${ROUNDS:-1} ${CDS:+--cds} ${THREADS:+--threads}
 # The scale runs (issue 38 item 4): the last build alone at the widest parallelism, each size once
 if [ -n "${SCALE:-}" ]; then
-  last=${BUILDS##* }; wide=${PARS##* }
+  last=${BUILDS##* }; last=${last#*@}; wide=${PARS##* }
   for n in $SCALE; do
     [ -f corpus-$n.jsonl ] || python3 $P/gen_corpus.py $SAMPLE $n corpus-$n.jsonl
     for kind in "" -pooled; do

@@ -17,6 +17,7 @@ class loading leave the fixed seconds. A build whose class path has directories 
 (the JVM dumps none): machine.json says which builds had one.
 Usage: fixed_marginal.py --java JAVA --jvm-options FILE --classpath BUILD=CP ... --card CARD
        --corpus-n FILE --corpus-kn FILE --k K --parallelism 1 2 16 --out DIR [--conf BUILD=DIR]
+       [--args BUILD='--share-session=false'] (two names for one class path compare flags)
 """
 import argparse, collections, json, os, re, resource, shlex, statistics, subprocess, sys, threading, time
 
@@ -26,6 +27,7 @@ ap.add_argument("--jvm-options", required=True)
 ap.add_argument("--log4j", required=True)
 ap.add_argument("--classpath", nargs="+", required=True, help="BUILD=CLASSPATH")
 ap.add_argument("--conf", nargs="*", default=[], help="BUILD=FLINK_CONF_DIR")
+ap.add_argument("--args", nargs="*", default=[], help="BUILD=FLAGS: more embed flags for that build's runs")
 ap.add_argument("--card", required=True)
 ap.add_argument("--corpus-n", required=True)
 ap.add_argument("--corpus-kn", required=True)
@@ -43,6 +45,7 @@ ap.add_argument("--threads", action="store_true",
 a = ap.parse_args()
 builds = dict(c.split("=", 1) for c in a.classpath)
 confs = dict(c.split("=", 1) for c in a.conf)
+flags = {b: shlex.split(f) for b, f in (c.split("=", 1) for c in a.args)}
 jvm = open(a.jvm_options).read().split()
 jvm = [o for o in jvm if not o.startswith("-Xmx")] + ["-Xmx" + a.heap]
 count = lambda f: sum(1 for _ in open(f))
@@ -97,7 +100,7 @@ def run(build, p, size, rnd=0, warmup=False):
     cmd = [a.java, *jvm, *cds_options(build, warmup), f"-Dlog4j.configurationFile={a.log4j}", "-cp", builds[build],
            "io.github.flinkinfer.jobs.cli.Main", "embed", "--input", corpus, "--model", a.card,
            "--output", out, "--run-id", "r", "--max-length", "128", "--parallelism", str(p),
-           "--overwrite", "--progress-seconds", "600"]
+           "--overwrite", "--progress-seconds", "600", *flags.get(build, [])]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     with open(f"{a.out}/{build}-p{p}-{size}-r{rnd}.out", "w") as log:
