@@ -5,18 +5,17 @@ import io.github.flinkinfer.runtime.onnx.OnnxModel;
 import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One ONNX Runtime session shared by T single-threaded callers against one session each, on the
- * CPU, the way T inference subtasks of a TaskManager call it: T threads load the model, run one
- * warm-up batch of each shape, then {@code batches} batches of {@code rows} × {@code length} tokens
- * ({@code length} 0: the shapes a length-bucketed run sends, 128 × 16, 64 × 32, 32 × 64 and
+ * CPU, the way T inference subtasks of a TaskManager call it: T models are loaded and each runs
+ * one warm-up batch of each shape, then T threads run {@code batches} batches of {@code rows} ×
+ * {@code length} tokens ({@code length} 0: the shapes a length-bucketed run sends, 128 × 16, 64 × 32, 32 × 64 and
  * 16 × 128 rows × tokens, in turn from a different one per thread, {@code rows} ignored). Prints
  * the loads' wall time (from the first load's start to the last's end), rows per second (from all
  * threads passing a barrier to the last one's end), each call's thread CPU time, and the JVM's peak
@@ -50,18 +49,21 @@ public final class SessionSharing {
             models.add(OnnxModel.load(card, options));
         }
         double loadSeconds = (System.nanoTime() - loadStart) / 1e9;
+        for (OnnxModel model : models) { // warm-up, here, so a caller can only fail after the barrier
+            for (List<int[]> shape : shapes) {
+                model.infer(shape);
+            }
+        }
 
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long[] cpuNanos = new long[threads];
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         CyclicBarrier start = new CyclicBarrier(threads + 1);
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int k = t;
             Thread caller = new Thread(() -> {
                 try {
-                    for (List<int[]> shape : shapes) {
-                        models.get(k).infer(shape);
-                    }
                     start.await();
                     long cpu = mx.getCurrentThreadCpuTime();
                     for (int i = 0; i < batches; i++) {
@@ -69,7 +71,7 @@ public final class SessionSharing {
                     }
                     cpuNanos[k] = mx.getCurrentThreadCpuTime() - cpu;
                 } catch (Exception e) {
-                    throw new IllegalStateException(e);
+                    failed.compareAndSet(null, e);
                 }
             }, "caller-" + t);
             caller.start();
@@ -81,25 +83,25 @@ public final class SessionSharing {
             caller.join();
         }
         double runSeconds = (System.nanoTime() - runStart) / 1e9;
+        if (failed.get() != null) {
+            throw new IllegalStateException("a caller failed", failed.get());
+        }
         long cpuTotal = 0;
         for (long c : cpuNanos) {
             cpuTotal += c;
         }
-        System.out.printf("share=%s threads=%d loadSeconds=%.2f rowsPerSecond=%.1f cpuMsPerBatch=%.2f peakRssMiB=%d%n",
-                share, threads, loadSeconds, (double) threads * rowsRun(shapes, batches) / runSeconds,
-                cpuTotal / 1e6 / threads / batches, peakRssKiB() / 1024);
+        long rowsRun = 0;
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < batches; i++) {
+                rowsRun += shapes.get((t + i) % shapes.size()).size();
+            }
+        }
+        System.out.printf("share=%s threads=%d loadSeconds=%.2f rowsPerSecond=%.1f cpuMsPerBatch=%.2f peakRssMiB=%.0f%n",
+                share, threads, loadSeconds, rowsRun / runSeconds, cpuTotal / 1e6 / threads / batches,
+                Machine.peakRssMiB());
         for (OnnxModel m : models) {
             m.close();
         }
-    }
-
-    /** The rows one thread runs in {@code batches} batches (the same for every thread's turn through the shapes). */
-    private static long rowsRun(List<List<int[]>> shapes, int batches) {
-        long rows = 0;
-        for (int i = 0; i < batches; i++) {
-            rows += shapes.get(i % shapes.size()).size();
-        }
-        return rows;
     }
 
     /** {@code rows} inputs of {@code length} ids: [CLS], seeded word-piece ids, [SEP]. */
@@ -116,14 +118,5 @@ public final class SessionSharing {
             batch.add(ids);
         }
         return batch;
-    }
-
-    private static long peakRssKiB() throws java.io.IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmHWM:")) {
-                return Long.parseLong(line.replaceAll("\\D", ""));
-            }
-        }
-        return -1;
     }
 }
