@@ -140,7 +140,7 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
         LOG.info("{} exchanges, {} slots per TaskManager: {} of network memory per TaskManager ({} per slot)",
                 need.exchanges().size(), slots, new org.apache.flink.configuration.MemorySize(bytes),
                 new org.apache.flink.configuration.MemorySize(need.bytesPerSlot()));
-        if (NetworkMemorySizing.roundedUp(bytes) > Runtime.getRuntime().maxMemory() / 2) {
+        if (TaskManagerNetwork.embeddedBytes(bytes) > Runtime.getRuntime().maxMemory() / 2) {
             // network buffers are direct memory of this JVM, whose limit defaults to its heap's
             LOG.warn("The job's exchanges need {} of network memory, more than half this JVM's {}: raise -Xmx"
                     + " (or -XX:MaxDirectMemorySize) or lower --parallelism",

@@ -26,18 +26,40 @@ import java.util.List;
  * Pointwise exchanges count the few channels each subtask has. It counts every exchange as
  * alive at once, which in BATCH mode (one region after another) is an upper bound.
  *
+ * <p>A gate's exclusive buffers go to its <em>remote</em> channels only: Flink 2.3 requests them
+ * in {@code RemoteInputChannel.setup()}, and a local channel reads its producer's buffers where
+ * they lie. Where one TaskManager holds the whole job (the embedded cluster's default) every
+ * channel is local, so {@link #withLocalChannelsOnly()} counts a gate's floating buffers alone:
+ * no pool can ever hold more than that rule gives, so it changes no buffer a run gets, only the
+ * memory Flink allocates and first touches as the TaskManager starts (122 against 91 MiB for
+ * the default embed job at parallelism 16).
+ *
  * <pre>{@code
  * NetworkMemorySizing sizing = NetworkMemorySizing.flinkDefaults();
  * long bytes = sizing.bytesPerTaskManager(List.of(new Exchange(16, 16, true, false)), 16);
  * }</pre>
  */
-public record NetworkMemorySizing(long segmentBytes, int sortShuffleMinBuffers) {
+public record NetworkMemorySizing(long segmentBytes, int sortShuffleMinBuffers, boolean remoteChannels) {
     /** Exclusive buffers per input channel (Flink 2.3: fixed at 2). */
     public static final int BUFFERS_PER_CHANNEL = 2;
     /** Floating buffers per input gate and per pipelined result partition (Flink 2.3: fixed at 8). */
     public static final int FLOATING_BUFFERS_PER_GATE = 8;
     /** Flink's network memory on a local cluster ({@code taskmanager.memory.network.min/max}). */
     public static final long FLINK_DEFAULT_BYTES = 64L << 20;
+
+    /** The rule for TaskManagers whose gates may have remote channels (any cluster of several TaskManagers). */
+    public NetworkMemorySizing(long segmentBytes, int sortShuffleMinBuffers) {
+        this(segmentBytes, sortShuffleMinBuffers, true);
+    }
+
+    /**
+     * The same rule for one TaskManager that holds every subtask of the job: its gates' channels
+     * are all local and take no exclusive buffers. Not for a job restored from an unaligned
+     * checkpoint, whose recovered channels take them while they replay their in-flight data.
+     */
+    public NetworkMemorySizing withLocalChannelsOnly() {
+        return new NetworkMemorySizing(segmentBytes, sortShuffleMinBuffers, false);
+    }
 
     /** One exchange between two tasks: producer and consumer parallelism, and its kind. */
     public record Exchange(int producers, int consumers, boolean pipelined, boolean pointwise) {
@@ -64,9 +86,9 @@ public record NetworkMemorySizing(long segmentBytes, int sortShuffleMinBuffers) 
                 : Math.max(e.subpartitions() + 1, sortShuffleMinBuffers);
     }
 
-    /** Buffers one consuming subtask's input gate of {@code e} takes. */
+    /** Buffers one consuming subtask's input gate of {@code e} takes (floating only where its channels are local). */
     public int gateBuffers(Exchange e) {
-        return e.channelsPerGate() * BUFFERS_PER_CHANNEL + FLOATING_BUFFERS_PER_GATE;
+        return (remoteChannels ? e.channelsPerGate() * BUFFERS_PER_CHANNEL : 0) + FLOATING_BUFFERS_PER_GATE;
     }
 
     /** Buffers of one slot holding one subtask of every vertex. */
@@ -118,8 +140,13 @@ public record NetworkMemorySizing(long segmentBytes, int sortShuffleMinBuffers) 
      * default (the job's exchanges are not all that uses network buffers: a little headroom).
      */
     public static long roundedUp(long bytes) {
+        return roundedUp(bytes, FLINK_DEFAULT_BYTES);
+    }
+
+    /** The need rounded up to whole MiB, and never less than {@code floor}. */
+    public static long roundedUp(long bytes, long floor) {
         long mib = 1L << 20;
-        return Math.max(FLINK_DEFAULT_BYTES, ceilDiv(bytes, mib) * mib);
+        return Math.max(floor, ceilDiv(bytes, mib) * mib);
     }
 
     private static int ceilDiv(int a, int b) {

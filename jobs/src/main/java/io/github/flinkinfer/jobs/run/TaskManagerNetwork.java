@@ -2,6 +2,7 @@ package io.github.flinkinfer.jobs.run;
 
 import io.github.flinkinfer.jobs.run.NetworkMemorySizing.Exchange;
 import java.util.List;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
@@ -28,10 +29,12 @@ public final class TaskManagerNetwork {
     public static final int ESTIMATED_ALL_TO_ALL = 5;
 
     /**
-     * One-to-one exchanges assumed with them (writers to committers, error rows, the ledger's
-     * tallies: 15 in the default run); their buffers grow linearly with the parallelism.
+     * Blocking one-to-one exchanges assumed with them, standing in for the rest of the job's
+     * exchanges (writers to committers, error rows, the ledger's tallies, the batch rows: 16 in the
+     * default run, most to one subtask or pipelined), whose buffers grow linearly with the
+     * parallelism: 196–268 buffers per subtask on one TaskManager, 9–11 such exchanges' worth.
      */
-    public static final int ESTIMATED_POINTWISE = 16;
+    public static final int ESTIMATED_POINTWISE = 10;
 
     /**
      * The embedded cluster's buffer size where the configuration sets none: half Flink's 32 KiB.
@@ -44,11 +47,24 @@ public final class TaskManagerNetwork {
     public static final MemorySize EMBEDDED_SEGMENT_SIZE = MemorySize.parse("16kb");
 
     /**
+     * The least network memory an embedded TaskManager gets where the configuration sets none.
+     * On its rule ({@link #embeddedSizing}: local channels, whose pipelined partitions and gates
+     * never hold more than it counts) the embed job needs 6–14 MiB at parallelism 1 and 2, in
+     * every mode and dedupe; 16 MiB leaves room for shapes the early estimate does not model (a
+     * job it does not fit gets a second cluster). Flink's 64 MiB, the floor until 2026-12-07, took
+     * 0.1–0.3 s more of the cluster's start on the 2-core development VM, memory first touched
+     * and never used.
+     */
+    public static final long EMBEDDED_FLOOR_BYTES = 16L << 20;
+
+    /**
      * The early embedded cluster's network memory at {@code parallelism}: what {@link
-     * #ESTIMATED_ALL_TO_ALL} and {@link #ESTIMATED_POINTWISE} exchanges need: 204 MiB at
-     * parallelism 16 for a default job that needs 122, with {@link #EMBEDDED_SEGMENT_SIZE} buffers.
-     * Twelve all-to-all exchanges of 32 KiB buffers, the estimate before 2026-12-06, allocated
-     * 480 MiB at parallelism 16, and 3.7 GiB at 48.
+     * #ESTIMATED_ALL_TO_ALL} and {@link #ESTIMATED_POINTWISE} exchanges need on {@link
+     * #embeddedSizing}'s rule: 120 MiB at parallelism 16 for a default job that needs 91 (600 MiB at
+     * 48 for 413), with {@link #EMBEDDED_SEGMENT_SIZE} buffers. Counting gates' exclusive buffers
+     * and 16 one-to-one exchanges, the estimate until 2026-12-07 allocated 204 MiB at 16 and 1.07
+     * GiB at 48; twelve all-to-all exchanges of 32 KiB buffers, the one before 2026-12-06, 480 MiB
+     * at 16 and 3.7 GiB at 48.
      */
     public static long estimatedBytes(ReadableConfig conf, int parallelism) {
         return embeddedSizing(conf).bytesForShape(ESTIMATED_ALL_TO_ALL, ESTIMATED_POINTWISE, parallelism);
@@ -62,11 +78,17 @@ public final class TaskManagerNetwork {
 
     /**
      * The sizing rule of an embedded TaskManager of {@code conf}, as the MiniCluster sets it (16 sort
-     * buffers) with {@link #forEmbeddedCluster}'s segment size.
+     * buffers) with {@link #forEmbeddedCluster}'s segment size; where it is the only TaskManager
+     * ({@code local.number-taskmanager}, 1 unless set), with local channels only ({@link
+     * NetworkMemorySizing#withLocalChannelsOnly()}), unless unaligned checkpoints are on.
      */
     public static NetworkMemorySizing embeddedSizing(ReadableConfig conf) {
-        return sizing(new MiniClusterConfiguration.Builder().setConfiguration(forEmbeddedCluster(conf, 0))
-                .build().getConfiguration());
+        Configuration c = new MiniClusterConfiguration.Builder().setConfiguration(forEmbeddedCluster(conf, 0))
+                .build().getConfiguration();
+        NetworkMemorySizing sizing = sizing(c);
+        boolean oneTaskManager = c.get(TaskManagerOptions.MINI_CLUSTER_NUM_TASK_MANAGERS) == 1;
+        return oneTaskManager && !c.get(CheckpointingOptions.ENABLE_UNALIGNED) ? sizing.withLocalChannelsOnly()
+                : sizing;
     }
 
     /** Whether {@code conf} sets the network memory itself (min, max or fraction). */
@@ -79,7 +101,7 @@ public final class TaskManagerNetwork {
     /**
      * {@code conf} as the embedded cluster's TaskManagers get it: buffers of {@link
      * #EMBEDDED_SEGMENT_SIZE} unless it sets {@code taskmanager.memory.segment-size}, and network
-     * memory min = max = {@code bytes} (rounded up; 0 = as it is).
+     * memory min = max = {@code bytes} ({@link #embeddedBytes}; 0 = as it is).
      */
     public static Configuration forEmbeddedCluster(ReadableConfig conf, long bytes) {
         Configuration c = Configuration.fromMap(conf.toMap());
@@ -87,11 +109,16 @@ public final class TaskManagerNetwork {
             c.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, EMBEDDED_SEGMENT_SIZE);
         }
         if (bytes > 0) {
-            MemorySize size = new MemorySize(NetworkMemorySizing.roundedUp(bytes));
+            MemorySize size = new MemorySize(embeddedBytes(bytes));
             c.set(TaskManagerOptions.NETWORK_MEMORY_MIN, size);
             c.set(TaskManagerOptions.NETWORK_MEMORY_MAX, size);
         }
         return c;
+    }
+
+    /** What an embedded TaskManager whose job needs {@code bytes} gets: whole MiB, at least {@link #EMBEDDED_FLOOR_BYTES}. */
+    public static long embeddedBytes(long bytes) {
+        return NetworkMemorySizing.roundedUp(bytes, EMBEDDED_FLOOR_BYTES);
     }
 
     /** The network memory an embedded TaskManager of {@code conf} gets (Flink: 64 MiB unless set). */

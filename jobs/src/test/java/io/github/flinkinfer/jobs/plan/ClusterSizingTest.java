@@ -29,9 +29,10 @@ class ClusterSizingTest {
                 .contains("taskmanager.memory.network.max >= that, 19 exchanges at parallelism 16");
         assertThat(lines.get(2)).contains("pipelined exchanges alone").contains("19.375mb")
                 .contains("per slot, 197.500mb").endsWith("per TaskManager of 16 slot(s)");
-        // the embedded cluster's 16 KiB buffers: half a 32 KiB cluster's figure, same rule
-        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 13.063mb")
-                .contains("per slot, 121.813mb").endsWith("per TaskManager of 16 slot(s)");
+        // the embedded cluster's 16 KiB buffers, and one TaskManager's local channels take no
+        // exclusive buffers: 121.8 MiB with them
+        assertThat(lines.get(3)).startsWith("  embedded cluster (sized automatically): 7.313mb")
+                .contains("per slot, 90.750mb").endsWith("per TaskManager of 16 slot(s)");
     }
 
     @Test
@@ -45,6 +46,6 @@ class ClusterSizingTest {
                 + " slot(s) need 197.500mb").contains("taskmanager.memory.network.max is 16.000mb");
         assertThat(lines.get(2)).contains("per slot, 197.500mb");
         assertThat(lines.get(3)).startsWith("  embedded cluster (taskmanager.memory.network.* as configured; sized"
-                + " automatically it would take): 13.063mb");
+                + " automatically it would take): 7.313mb");
     }
 }

@@ -2,6 +2,8 @@ package io.github.flinkinfer.jobs.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.flinkinfer.jobs.run.NetworkMemorySizing.Exchange;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.SecurityOptions;
@@ -53,8 +55,33 @@ class EmbeddedClusterConfigurationTest {
         assertThat(TaskManagerNetwork.embeddedSizing(user).segmentBytes()).isEqualTo(32 << 10);
         // a session or application cluster keeps Flink's own (the client's configuration)
         assertThat(TaskManagerNetwork.sizing(new Configuration()).segmentBytes()).isEqualTo(32 << 10);
-        // the early estimate halves with the buffers: 204 MiB at P=16 where 32 KiB buffers took 408
-        assertThat(TaskManagerNetwork.estimatedBytes(new Configuration(), 16)).isEqualTo(204L << 20);
-        assertThat(TaskManagerNetwork.estimatedBytes(user, 16)).isEqualTo(408L << 20);
+        // the early estimate halves with the buffers: 120 MiB at P=16 where 32 KiB buffers take 240
+        assertThat(TaskManagerNetwork.estimatedBytes(new Configuration(), 16)).isEqualTo(120L << 20);
+        assertThat(TaskManagerNetwork.estimatedBytes(user, 16)).isEqualTo(240L << 20);
+    }
+
+    @Test
+    void aSmallJobGetsTheEmbeddedFloorNotFlinksDefault() {
+        // the default embed job at P=2 needs about 10 MiB on the one-TaskManager rule
+        MiniClusterConfiguration c = EmbeddedEnvironment.clusterConfiguration(new Configuration(), 2,
+                TaskManagerNetwork.estimatedBytes(new Configuration(), 2));
+
+        assertThat(c.getConfiguration().get(TaskManagerOptions.NETWORK_MEMORY_MAX)).isEqualTo(MemorySize.ofMebiBytes(16));
+        assertThat(c.getConfiguration().get(TaskManagerOptions.NETWORK_MEMORY_MIN)).isEqualTo(MemorySize.ofMebiBytes(16));
+    }
+
+    @Test
+    void oneTaskManagerCountsNoExclusiveBuffersUnlessSeveralOrUnalignedCheckpoints() {
+        Exchange allToAll = new Exchange(16, 16, true, false);
+        Configuration two = new Configuration();
+        two.set(TaskManagerOptions.MINI_CLUSTER_NUM_TASK_MANAGERS, 2);
+        Configuration unaligned = new Configuration();
+        unaligned.set(CheckpointingOptions.ENABLE_UNALIGNED, true);
+
+        assertThat(TaskManagerNetwork.embeddedSizing(new Configuration()).gateBuffers(allToAll)).isEqualTo(8);
+        // several TaskManagers exchange over remote channels
+        assertThat(TaskManagerNetwork.embeddedSizing(two).gateBuffers(allToAll)).isEqualTo(16 * 2 + 8);
+        // a restore replays in-flight data through recovered channels that take exclusive buffers
+        assertThat(TaskManagerNetwork.embeddedSizing(unaligned).gateBuffers(allToAll)).isEqualTo(16 * 2 + 8);
     }
 }

@@ -27,6 +27,17 @@ class NetworkMemorySizingTest {
     }
 
     @Test
+    void aGateOfLocalChannelsTakesItsFloatingBuffersAlone() {
+        // Flink requests exclusive buffers in RemoteInputChannel.setup() only
+        NetworkMemorySizing oneTaskManager = local.withLocalChannelsOnly();
+        Exchange e = new Exchange(16, 16, true, false);
+        assertThat(oneTaskManager.gateBuffers(e)).isEqualTo(8);
+        assertThat(oneTaskManager.partitionBuffers(e)).isEqualTo(local.partitionBuffers(e));
+        assertThat(oneTaskManager.buffersOfJob(List.of(e))).isEqualTo(16 * 40 + 16 * 8);
+        assertThat(local.gateBuffers(e)).isEqualTo(16 * 2 + 8);
+    }
+
+    @Test
     void aPointwiseExchangeHasOneChannelPerSubtask() {
         Exchange forward = new Exchange(16, 16, true, true);
         assertThat(cluster.gateBuffers(forward)).isEqualTo(10);
@@ -52,5 +63,6 @@ class NetworkMemorySizingTest {
         assertThat(local.bytesForAllToAll(6, 32)).isEqualTo(4 * local.bytesForAllToAll(6, 16) + 6L * 2 * 32 * -8 * (32 << 10));
         assertThat(NetworkMemorySizing.roundedUp(1)).isEqualTo(64L << 20);
         assertThat(NetworkMemorySizing.roundedUp((100L << 20) + 1)).isEqualTo(101L << 20);
+        assertThat(NetworkMemorySizing.roundedUp(1, 16L << 20)).isEqualTo(16L << 20);
     }
 }
