@@ -327,9 +327,15 @@ public final class EmbeddedEnvironment extends StreamExecutionEnvironment {
             }
         }
 
+        /**
+         * Same TaskManagers and slots, and at least the network memory wanted; a job that asks for
+         * none (its graph could not be sized before submission) takes the early estimate as it is,
+         * which may be below Flink's 64 MiB default ({@link TaskManagerNetwork#EMBEDDED_FLOOR_BYTES}).
+         */
         boolean fits(MiniClusterConfiguration wanted) {
+            Configuration c = wanted.getConfiguration();
             return wanted.getNumTaskManagers() == taskManagers && slots(wanted) == slots
-                    && TaskManagerNetwork.embedded(wanted.getConfiguration()).compareTo(network) <= 0;
+                    && (!TaskManagerNetwork.configured(c) || TaskManagerNetwork.embedded(c).compareTo(network) <= 0);
         }
 
         ClusterStart start(boolean taken) {
