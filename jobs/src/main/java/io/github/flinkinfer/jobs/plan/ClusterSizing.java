@@ -33,16 +33,20 @@ final class ClusterSizing {
      * {@code taskmanager.memory.network.max} below the need; {@code flinkOptions} are
      * {@code -D}'s, as embed takes them), the least a cluster TaskManager
      * must have (the pipelined exchanges) and the embedded cluster's.
-     * TaskManagers hold {@code parallelism} slots unless the configuration sets
-     * {@code taskmanager.numberOfTaskSlots}.
+     * {@code tokenizeParallelism} is embed's {@code --tokenize-parallelism} (0: chained with
+     * inference). TaskManagers hold as many slots as the widest of the two unless the
+     * configuration sets {@code taskmanager.numberOfTaskSlots}.
      */
     static List<String> lines(EmbedRun embed, Path input, String textField, String model, int maxLength,
-            int parallelism, Map<String, String> flinkOptions) throws Exception {
+            int parallelism, int tokenizeParallelism, Map<String, String> flinkOptions) throws Exception {
         Path output = Files.createTempDirectory("plan-sizing");
         try {
             List<String> args = new ArrayList<>(List.of("--input", input.toString(), "--output", output.toString(),
                     "--text-field", textField, "--model", model, "--max-length", String.valueOf(maxLength),
                     "--parallelism", String.valueOf(parallelism), "--run-id", "plan"));
+            if (tokenizeParallelism > 0) {
+                args.addAll(List.of("--tokenize-parallelism", String.valueOf(tokenizeParallelism)));
+            }
             flinkOptions.forEach((key, value) -> args.add("-D" + key + "=" + value));
             EmbedRun.Decided run = embed.decide(args.toArray(String[]::new));
             StreamExecutionEnvironment env = run.env();
@@ -50,17 +54,25 @@ final class ClusterSizing {
             env.setParallelism(parallelism);
             InferencePipeline.build(env, spec, ModelRuntimeFactory.onnx(spec.card(), spec.runtime()), new EmbeddingTask());
             StreamGraph graph = env.getStreamGraph(false);
-            return lines(env.getConfiguration(), graph, parallelism);
+            List<String> lines = new ArrayList<>(lines(env.getConfiguration(), graph, parallelism,
+                    Math.max(parallelism, tokenizeParallelism)));
+            if (tokenizeParallelism > 0) {
+                lines.set(0, lines.get(0).replace(" (", " --tokenize-parallelism " + tokenizeParallelism + " ("));
+            }
+            return lines;
         } finally {
             Files.deleteIfExists(output);
         }
     }
 
-    /** The sizing lines for {@code graph} at {@code parallelism} under the client configuration {@code conf}. */
-    static List<String> lines(ReadableConfig conf, StreamGraph graph, int parallelism) {
+    /**
+     * The sizing lines for {@code graph} at {@code parallelism} under the client configuration
+     * {@code conf}; TaskManagers of {@code slots} unless {@code conf} sets them.
+     */
+    static List<String> lines(ReadableConfig conf, StreamGraph graph, int parallelism, int slotsByDefault) {
         Configuration client = Configuration.fromMap(conf.toMap());
         if (!client.contains(TaskManagerOptions.NUM_TASK_SLOTS)) {
-            client.set(TaskManagerOptions.NUM_TASK_SLOTS, parallelism);
+            client.set(TaskManagerOptions.NUM_TASK_SLOTS, slotsByDefault);
         }
         int slots = client.get(TaskManagerOptions.NUM_TASK_SLOTS);
         String cluster;

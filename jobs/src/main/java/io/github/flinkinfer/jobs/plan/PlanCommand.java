@@ -82,6 +82,11 @@ public final class PlanCommand implements Callable<Integer> {
                     + " thread; the cluster sizing names the network memory a TaskManager needs at it.")
     int parallelism;
 
+    @Option(names = "--tokenize-parallelism", defaultValue = "0",
+            description = "embed's --tokenize-parallelism for the cluster sizing: dedupe and tokenize as"
+                    + " subtasks of their own (a GPU TaskManager's cores; 0 = chained with inference).")
+    int tokenizeParallelism;
+
     @Option(names = "-D", paramLabel = "KEY=VALUE",
             description = "A Flink configuration option, as embed takes it (repeat): the cluster sizing"
                     + " reads the TaskManager's settings from it, e.g. -Dtaskmanager.memory.network.max=512mb"
@@ -159,7 +164,8 @@ public final class PlanCommand implements Callable<Integer> {
                     costTotal, prices.currency(), costTotal / totalTokens * 1e6);
         }
         System.out.println();
-        ClusterSizing.lines(embed, input, textField, model, maxLength, subtasks, flinkOptions).forEach(System.out::println);
+        ClusterSizing.lines(embed, input, textField, model, maxLength, subtasks, tokenizeParallelism,
+                flinkOptions).forEach(System.out::println);
         return 0;
     }
 

@@ -18,7 +18,7 @@ class ClusterSizingTest {
     void namesTheNetworkMemoryOfTheEmbedJobAtParallelism16() throws Exception {
         Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
 
-        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16, Map.of());
+        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16, 0, Map.of());
 
         // NetworkMemorySizing's rule on the embed job's 19 exchanges at P=16, TaskManagers of 16 slots
         // (no taskmanager.numberOfTaskSlots set): docs/operations.md's table, "Network memory"
@@ -39,7 +39,7 @@ class ClusterSizingTest {
     void refusesInOneLineNamingTheSettingWhenTheClientCapsNetworkMemory() throws Exception {
         Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
         // plan -Dtaskmanager.memory.network.max=16mb: the TaskManagers the user means to run
-        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16,
+        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 16, 0,
                 Map.of("taskmanager.memory.network.max", "16mb"));
 
         assertThat(lines.get(1)).startsWith("  session/application cluster: would be refused: TaskManagers of 16"
@@ -47,5 +47,19 @@ class ClusterSizingTest {
         assertThat(lines.get(2)).contains("per slot, 197.500mb");
         assertThat(lines.get(3)).startsWith("  embedded cluster (taskmanager.memory.network.* as configured; sized"
                 + " automatically it would take): 7.313mb");
+    }
+
+    @Test
+    void sizesAGpuShapeWithItsTokenizeParallelism() throws Exception {
+        Path corpus = Corpus.writeJsonl(dir.resolve("c.jsonl"), Corpus.sample(20));
+        // deploy/kubernetes/gpu-batch: 8 inference subtasks fed by 32 tokenize subtasks, TaskManagers of 16 slots
+        List<String> lines = ClusterSizing.lines(RunOptions::embed, corpus, "text", "all-minilm-l6-v2-q", 0, 8, 32,
+                Map.of("taskmanager.numberOfTaskSlots", "16"));
+        // the tokens' and results' rebalances add 2 exchanges; the widest vertex (32) sets the channels
+        assertThat(lines.get(0)).isEqualTo("cluster sizing at --parallelism 8 --tokenize-parallelism 32 (embed's job graph):");
+        assertThat(lines.get(1)).startsWith("  session/application cluster: network memory: 127.500mb")
+                .contains("per slot, 1.576gb").contains("per TaskManager of 16 slot(s)")
+                .contains("21 exchanges at parallelism 32");
+        assertThat(lines.get(2)).contains("per slot, 285.500mb").endsWith("per TaskManager of 16 slot(s)");
     }
 }

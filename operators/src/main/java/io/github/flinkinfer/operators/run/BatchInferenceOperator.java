@@ -92,6 +92,7 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
     private transient List<QualitySample> restoredQuality;
     private transient StreamRecord<InferenceResult> reuse;
     private transient int subtask;
+    private transient DevicePlacement.Lease placement;
     /** Read by the model-load gauge, registered before the load. */
     private transient volatile long modelLoadMillis;
 
@@ -140,8 +141,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
         InferenceMetrics meters = new InferenceMetrics(getMetricGroup(), factory.card().name,
                 BisectingRunner.REASONS, () -> modelLoadMillis,
                 () -> batcher == null ? 0 : batcher.bufferedCount());
-        Device requested = DevicePlacement.place(factory.options().device(),
-                getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
+        placement = DevicePlacement.take(factory.options().device(),
+                getRuntimeContext().getExternalResourceInfos(DevicePlacement.GPU_RESOURCE));
+        Device requested = placement.device();
         // the chained tokenizer opens after this operator: its native library loads and its
         // tokenizer.json is parsed meanwhile (nothing to do where the driver prepared it)
         TextTokenizer.prepare(factory.card());
@@ -267,6 +269,9 @@ public class BatchInferenceOperator extends AbstractStreamOperator<InferenceResu
                 quality.close();
             }
         } finally {
+            if (placement != null) {
+                placement.close();
+            }
             super.close();
         }
     }

@@ -42,6 +42,7 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
     private transient TextTokenizer tokenizer;
     private transient ModelRuntime runtime;
     private transient PredictWorker worker;
+    private transient DevicePlacement.Lease placement;
     private transient long sequence;
     private transient String subtaskPrefix;
 
@@ -55,8 +56,9 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
         int subtask = context.getTaskInfo().getIndexOfThisSubtask();
         ModelRuntimeFactory factory = setup.factory();
         BatchingConfig batching = setup.batching();
-        Device device = DevicePlacement.place(factory.options().device(),
-                context.getExternalResourceInfos(DevicePlacement.GPU_RESOURCE), subtask);
+        placement = DevicePlacement.take(factory.options().device(),
+                context.getExternalResourceInfos(DevicePlacement.GPU_RESOURCE));
+        Device device = placement.device();
         long start = System.nanoTime();
         tokenizer = NonRecoverableLoadException.guard(() -> TextTokenizer.load(factory.card(), factory.options()));
         runtime = NonRecoverableLoadException.guard(() -> factory.open(device));
@@ -124,6 +126,9 @@ public final class BatchedPredictFunction extends AsyncPredictFunction {
             }
             if (tokenizer != null) {
                 tokenizer.close();
+            }
+            if (placement != null) {
+                placement.close();
             }
         }
     }

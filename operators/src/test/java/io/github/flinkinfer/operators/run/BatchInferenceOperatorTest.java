@@ -20,7 +20,11 @@ import io.github.flinkinfer.runtime.onnx.RuntimeOptions;
 import io.github.flinkinfer.runtime.tokenize.TextTokenizer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.externalresource.ExternalResourceInfo;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.assertj.core.data.Offset;
@@ -158,6 +162,44 @@ class BatchInferenceOperatorTest {
             assertThat(m.stream().mapToLong(x -> x.realTokens).sum())
                     .isEqualTo(docs.stream().mapToLong(TokenizedDocument::tokenCount).sum());
             assertThat(errors(h)).isEmpty();
+        }
+    }
+
+    /**
+     * Flink spreads slots over TaskManagers, so one of two TaskManagers with two GPUs each runs
+     * subtasks 0 and 2 of 4: they ask for different GPUs (the subtask index modulo the GPUs asked
+     * both for the first), and a third subtask there takes the first GPU again.
+     */
+    @Test
+    void subtasksOfOneTaskManagerAskForItsGpusInTurn() throws Exception {
+        Set<ExternalResourceInfo> gpus = Set.of(new DevicePlacementTest.Gpu("1"), new DevicePlacementTest.Gpu("0"));
+        ModelRuntimeFactory auto = ModelRuntimeFactory.onnx(CARD, RuntimeOptions.defaults()
+                .withDevice(Device.parse("auto")).withShareSession(false));
+        List<TokenizedDocument> docs = docs(2);
+        List<OneInputStreamOperatorTestHarness<TokenizedDocument, InferenceResult>> subtasks = new ArrayList<>();
+        try {
+            for (int index : new int[] {0, 2, 3}) {
+                MockEnvironment taskManager = new MockEnvironmentBuilder().setParallelism(4)
+                        .setMaxParallelism(128).setSubtaskIndex(index)
+                        .setExternalResourceInfoProvider(name -> name.equals(DevicePlacement.GPU_RESOURCE) ? gpus : Set.of())
+                        .build();
+                var h = new OneInputStreamOperatorTestHarness<>(
+                        BatchInferenceOperator.builder(auto, batching(2, 1, 0), RUN).build(), taskManager);
+                h.open();
+                subtasks.add(h);
+            }
+            List<String> requested = new ArrayList<>();
+            for (var h : subtasks) {
+                feed(h, docs);
+                h.endInput();
+                assertThat(h.extractOutputValues()).hasSize(2);
+                requested.add(metrics(h).get(0).deviceRequested);
+            }
+            assertThat(requested).containsExactly("auto:0", "auto:1", "auto:0");
+        } finally {
+            for (var h : subtasks) {
+                h.close();
+            }
         }
     }
 
