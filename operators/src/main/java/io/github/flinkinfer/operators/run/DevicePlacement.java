@@ -15,8 +15,8 @@ import org.apache.flink.api.common.externalresource.ExternalResourceInfo;
  * property {@code index}): the one the fewest of this TaskManager's open subtasks hold, the lowest
  * index among equals, held until the subtask closes its {@link Lease}. So the subtasks a
  * TaskManager runs spread evenly over its GPUs whatever their indices: Flink places subtasks on
- * TaskManagers by slot, not by index (spread over two TaskManagers, a TaskManager gets subtasks
- * 0, 2, 4, …, which an index modulo its GPU count put all on its first GPU). Without reported
+ * TaskManagers by slot, not by index (a TaskManager of two GPUs ran inference subtasks 0 and 2 of
+ * 4 in one run, which the index modulo its GPU count put both on its first GPU). Without reported
  * GPUs, or on the CPU, the requested device is used as given (the MiniCluster never reports any).
  */
 public final class DevicePlacement {

@@ -166,9 +166,9 @@ class BatchInferenceOperatorTest {
     }
 
     /**
-     * Flink spreads slots over TaskManagers, so one of two TaskManagers with two GPUs each runs
-     * subtasks 0 and 2 of 4: they ask for different GPUs (the subtask index modulo the GPUs asked
-     * both for the first), and a third subtask there takes the first GPU again.
+     * A TaskManager with two GPUs that Flink gave subtasks 0 and 2 of 4 (seen on a real cluster,
+     * StandaloneGpuDiscoveryITCase): they ask for different GPUs (the subtask index modulo the
+     * GPUs asked both for the first), and a third subtask there takes the first GPU again.
      */
     @Test
     void subtasksOfOneTaskManagerAskForItsGpusInTurn() throws Exception {
