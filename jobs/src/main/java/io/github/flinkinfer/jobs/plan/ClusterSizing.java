@@ -24,7 +24,7 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
  * ({@link TaskManagerNetwork#preflight}), so a session or application cluster can be sized
  * before the run is submitted.
  */
-final class ClusterSizing {
+public final class ClusterSizing {
     private ClusterSizing() {}
 
     /**
@@ -48,13 +48,8 @@ final class ClusterSizing {
                 args.addAll(List.of("--tokenize-parallelism", String.valueOf(tokenizeParallelism)));
             }
             flinkOptions.forEach((key, value) -> args.add("-D" + key + "=" + value));
-            EmbedRun.Decided run = embed.decide(args.toArray(String[]::new));
-            StreamExecutionEnvironment env = run.env();
-            RunSpec spec = run.spec();
-            env.setParallelism(parallelism);
-            InferencePipeline.build(env, spec, ModelRuntimeFactory.onnx(spec.card(), spec.runtime()), new EmbeddingTask());
-            StreamGraph graph = env.getStreamGraph(false);
-            List<String> lines = new ArrayList<>(lines(env.getConfiguration(), graph, parallelism,
+            Built built = build(embed, args.toArray(String[]::new));
+            List<String> lines = new ArrayList<>(lines(built.conf(), built.graph(), built.parallelism(),
                     Math.max(parallelism, tokenizeParallelism)));
             if (tokenizeParallelism > 0) {
                 lines.set(0, lines.get(0).replace(" (", " --tokenize-parallelism " + tokenizeParallelism + " ("));
@@ -63,6 +58,35 @@ final class ClusterSizing {
         } finally {
             Files.deleteIfExists(output);
         }
+    }
+
+    /**
+     * The job graph of {@code embed args} as the run builds it before submitting (its
+     * {@code --parallelism} the environment's), never submitted, with the configuration it was
+     * decided under ({@code -D}'s included).
+     */
+    public record Built(ReadableConfig conf, StreamGraph graph, int parallelism) {
+        /** The run's own pre-flight line ({@link TaskManagerNetwork#preflight}); throws its refusal. */
+        public String preflight() {
+            return TaskManagerNetwork.preflight(conf, graph, parallelism);
+        }
+
+        /** The network memory the job needs by the rule for {@code conf}'s TaskManagers. */
+        public TaskManagerNetwork.Need need() {
+            return TaskManagerNetwork.of(TaskManagerNetwork.sizing(conf), graph, parallelism);
+        }
+    }
+
+    /** {@code embed args} decided by {@code embed} and built ({@link Built}). */
+    public static Built build(EmbedRun embed, String... args) throws Exception {
+        EmbedRun.Decided run = embed.decide(args);
+        StreamExecutionEnvironment env = run.env();
+        RunSpec spec = run.spec();
+        if (spec.execution().parallelism() > 0) {
+            env.setParallelism(spec.execution().parallelism());
+        }
+        InferencePipeline.build(env, spec, ModelRuntimeFactory.onnx(spec.card(), spec.runtime()), new EmbeddingTask());
+        return new Built(env.getConfiguration(), env.getStreamGraph(false), env.getParallelism());
     }
 
     /**

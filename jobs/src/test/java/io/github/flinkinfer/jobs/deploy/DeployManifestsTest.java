@@ -6,20 +6,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.flinkinfer.jobs.cli.RunOptions;
 import io.github.flinkinfer.jobs.cli.Main;
 import io.github.flinkinfer.jobs.deploy.DeployFiles.Named;
+import io.github.flinkinfer.jobs.plan.ClusterSizing;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.configuration.MemorySize;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 
 /**
  * Keeps deploy/ honest without a Docker engine or Kubernetes: every YAML file parses, the
  * operator manifests run an entry class that exists with arguments the job's own parser
- * accepts, and the settings that docs/operations.md promises (one slot per GPU, Prometheus on
- * 9249, no web submission, parent-first native libraries) are really set. The entry class in
+ * accepts, and the settings that docs/operations.md promises (a slot per core and two inference
+ * subtasks per GPU, network memory for the job's graph, Prometheus on 9249, no web submission,
+ * parent-first native libraries) are really set. The entry class in
  * the built jar is checked by {@link JobJarITCase}, after {@code package}.
  */
 class DeployManifestsTest {
@@ -68,8 +73,6 @@ class DeployManifestsTest {
                     .isEqualTo(PARENT_FIRST);
             assertThat(job.conf("execution.runtime-mode")).as("%s", job).isEqualTo("BATCH");
             if ("gpu".equals(job.conf("external-resources"))) {
-                assertThat(job.conf("taskmanager.numberOfTaskSlots")).as("%s: one slot per GPU", job)
-                        .isEqualTo(job.conf("external-resource.gpu.amount"));
                 assertThat(job.conf("external-resource.gpu.driver-factory.class")).as("%s", job)
                         .isEqualTo("org.apache.flink.externalresource.gpu.GPUDriverFactory");
                 assertThat(job.conf("external-resource.gpu.kubernetes.config-key")).as("%s", job)
@@ -80,6 +83,63 @@ class DeployManifestsTest {
                     assertThat(key).as("%s", job).doesNotContainIgnoringCase("secret")
                             .doesNotContainIgnoringCase("password"));
         }
+    }
+
+    /**
+     * docs/operations.md, "Sizing a GPU TaskManager": every core of a GPU TaskManager a slot that
+     * reads, tokenizes and writes ({@code --tokenize-parallelism} = TaskManagers x slots), two
+     * inference subtasks per GPU, slots spread over the TaskManagers.
+     */
+    @Test
+    void gpuManifestsGiveTheHostPathEveryCoreAndEachGpuTwoInferenceSubtasks() throws Exception {
+        List<Named> gpuJobs = DeployFiles.flinkJobs().stream()
+                .filter(job -> "gpu".equals(job.conf("external-resources"))).toList();
+        assertThat(gpuJobs).extracting(Named::file).contains("kubernetes/gpu-batch/embed-gpu.yaml");
+        for (Named job : gpuJobs) {
+            RunOptions o = runOptions(job);
+            int slots = Integer.parseInt(job.conf("taskmanager.numberOfTaskSlots"));
+            int gpus = Integer.parseInt(job.conf("external-resource.gpu.amount"));
+            int cores = job.spec().path("taskManager").path("resource").path("cpu").asInt();
+            assertThat(slots).as("%s: a slot per core", job).isEqualTo(cores);
+            assertThat(o.tokenizeParallelism % slots).as("%s: --tokenize-parallelism fills whole TaskManagers", job)
+                    .isZero();
+            int taskManagers = o.tokenizeParallelism / slots;
+            assertThat(taskManagers).as("%s", job).isPositive();
+            assertThat(o.parallelism).as("%s: two inference subtasks per GPU", job).isEqualTo(2 * gpus * taskManagers);
+            assertThat(job.conf("taskmanager.load-balance.mode")).as("%s", job).isEqualTo("slots");
+        }
+    }
+
+    /**
+     * Every manifest's TaskManagers hold the network memory its job needs: the job's own graph,
+     * built from the manifest's arguments under its configuration, passes the run's pre-flight, and
+     * the configured maximum covers the whole need (blocking exchanges' sort buffers included).
+     */
+    @Test
+    void manifestsGiveTheirTaskManagersTheNetworkMemoryTheirJobNeeds(@TempDir Path dir) throws Exception {
+        for (Named job : DeployFiles.flinkJobs()) {
+            if (job.conf("taskmanager.memory.network.max") == null) {
+                continue; // Flink's fraction of the process: nothing the client can check
+            }
+            List<String> args = new ArrayList<>(job.args().subList(1, job.args().size())); // after "embed"
+            args.set(args.indexOf("--input") + 1, Files.writeString(dir.resolve("c.jsonl"),
+                    "{\"id\": \"a\", \"text\": \"b\"}\n").toString());
+            args.set(args.indexOf("--output") + 1, dir.resolve("out").toString());
+            job.spec().path("flinkConfiguration").fields()
+                    .forEachRemaining(e -> args.add("-D" + e.getKey() + "=" + e.getValue().asText()));
+            ClusterSizing.Built built = ClusterSizing.build(RunOptions::embed, args.toArray(String[]::new));
+
+            assertThat(built.preflight()).as("%s", job).startsWith("network memory: ");
+            int slots = Integer.parseInt(job.conf("taskmanager.numberOfTaskSlots"));
+            assertThat(MemorySize.parse(job.conf("taskmanager.memory.network.max")).getBytes())
+                    .as("%s: %s", job, built.preflight())
+                    .isGreaterThanOrEqualTo(built.need().bytesPerTaskManager(slots));
+        }
+    }
+
+    private static RunOptions runOptions(Named job) {
+        ParseResult parsed = Main.commandLine().parseArgs(job.args().toArray(String[]::new));
+        return (RunOptions) parsed.subcommand().commandSpec().mixins().get("options").userObject();
     }
 
     @Test
