@@ -121,14 +121,16 @@ public class RunOptions implements RunSpec.Source {
             description = "Upper token lengths of the length buckets. Default: ${DEFAULT-VALUE}.")
     public int[] bucketEdges;
 
-    @Option(names = "--max-batch-tokens", defaultValue = "" + BatchingOptions.DEFAULT_MAX_BATCH_TOKENS,
-            description = "Token budget: max padded tokens (rows x longest row) per batch."
-                    + " Default: ${DEFAULT-VALUE}.")
-    public int maxBatchTokens;
+    @Option(names = "--max-batch-tokens",
+            description = "Token budget: max padded tokens (rows x longest row) per batch. Default: "
+                    + BatchingOptions.DEFAULT_MAX_BATCH_TOKENS + ", " + BatchingOptions.GPU_MAX_BATCH_TOKENS
+                    + " with --device cuda (a GPU call costs about the same whatever its size).")
+    public Integer maxBatchTokens;
 
-    @Option(names = "--max-batch-size", defaultValue = "" + BatchingOptions.DEFAULT_MAX_BATCH_SIZE,
-            description = "Max rows per batch. Default: ${DEFAULT-VALUE}.")
-    public int maxBatchSize;
+    @Option(names = "--max-batch-size",
+            description = "Max rows per batch. Default: " + BatchingOptions.DEFAULT_MAX_BATCH_SIZE + ", "
+                    + BatchingOptions.GPU_MAX_BATCH_SIZE + " with --device cuda.")
+    public Integer maxBatchSize;
 
     @Option(names = "--max-buffered-items", defaultValue = "" + BatchingOptions.DEFAULT_MAX_BUFFERED_ITEMS,
             description = "Max items buffered per subtask before the fullest bucket is flushed."
@@ -323,9 +325,17 @@ public class RunOptions implements RunSpec.Source {
         return new ErrorBudget(maxErrors, maxErrorRate, 1000);
     }
 
+    /**
+     * The batching the options give; the token budget and rows per batch not given are the
+     * device's defaults ({@link BatchingOptions#GPU_MAX_BATCH_TOKENS} with {@code --device cuda}).
+     */
     public BatchingConfig batching() {
-        return new BatchingConfig(bucketEdges, maxBatchTokens, maxBatchSize, maxBufferedItems,
-                lookaheadBatches, maxWaitMillis);
+        boolean gpu = Device.parse(device).kind() == Device.Kind.CUDA;
+        int tokens = maxBatchTokens != null ? maxBatchTokens
+                : gpu ? BatchingOptions.GPU_MAX_BATCH_TOKENS : BatchingOptions.DEFAULT_MAX_BATCH_TOKENS;
+        int rows = maxBatchSize != null ? maxBatchSize
+                : gpu ? BatchingOptions.GPU_MAX_BATCH_SIZE : BatchingOptions.DEFAULT_MAX_BATCH_SIZE;
+        return new BatchingConfig(bucketEdges, tokens, rows, maxBufferedItems, lookaheadBatches, maxWaitMillis);
     }
 
     /**

@@ -22,6 +22,27 @@ import org.junit.jupiter.api.Test;
 class StageConfigTest {
     private static final String[] BASE = {"--input", "in.jsonl", "--output", "out"};
 
+    /** A GPU's call costs about the same whatever its size: its defaults batch 16x the tokens. */
+    @Test
+    void theTokenBudgetAndRowsDefaultToTheDevices() {
+        assertThat(Jobs.options(BASE).batching()).extracting(BatchingConfig::maxBatchTokens, BatchingConfig::maxBatchSize)
+                .containsExactly(2048, 256);
+        for (String gpu : new String[] {"cuda", "cuda:1"}) {
+            assertThat(Jobs.options("--input", "in.jsonl", "--output", "out", "--device", gpu).batching())
+                    .extracting(BatchingConfig::maxBatchTokens, BatchingConfig::maxBatchSize)
+                    .containsExactly(32_768, 512);
+        }
+        // auto may run on the CPU: the CPU's; a value given always wins
+        assertThat(Jobs.options("--input", "in.jsonl", "--output", "out", "--device", "auto").batching())
+                .extracting(BatchingConfig::maxBatchTokens, BatchingConfig::maxBatchSize).containsExactly(2048, 256);
+        assertThat(Jobs.options("--input", "in.jsonl", "--output", "out", "--device", "cuda",
+                        "--max-batch-tokens", "8192").batching())
+                .extracting(BatchingConfig::maxBatchTokens, BatchingConfig::maxBatchSize).containsExactly(8192, 512);
+        assertThat(Jobs.options("--input", "in.jsonl", "--output", "out", "--device", "cuda",
+                        "--max-batch-size", "64").batching())
+                .extracting(BatchingConfig::maxBatchTokens, BatchingConfig::maxBatchSize).containsExactly(32_768, 64);
+    }
+
     @Test
     void defaultsComeFromTheOptions() {
         RunOptions o = Jobs.options(BASE);

@@ -13,6 +13,13 @@ public final class BatchingOptions {
     /** Measured on 2 cores (docs/benchmarks): larger budgets gave no more throughput. */
     public static final int DEFAULT_MAX_BATCH_TOKENS = 2048;
     public static final int DEFAULT_MAX_BATCH_SIZE = 256;
+    /**
+     * The defaults with {@code --device cuda}: a GPU call costs about 2 ms whatever its size, so
+     * at 2,048 tokens the launches bound an H200 at about 13k items/s with MiniLM-L6 in fp16, and
+     * 32,768 tokens of up to 512 rows reach about 103k (docs/operations.md, "Sizing a GPU TaskManager").
+     */
+    public static final int GPU_MAX_BATCH_TOKENS = 32_768;
+    public static final int GPU_MAX_BATCH_SIZE = 512;
     public static final int DEFAULT_MAX_BUFFERED_ITEMS = 4096;
     public static final int DEFAULT_LOOKAHEAD_BATCHES = 4;
 
