@@ -49,12 +49,9 @@ public final class ClusterSizing {
             }
             flinkOptions.forEach((key, value) -> args.add("-D" + key + "=" + value));
             Built built = build(embed, args.toArray(String[]::new));
-            List<String> lines = new ArrayList<>(lines(built.conf(), built.graph(), built.parallelism(),
-                    Math.max(parallelism, tokenizeParallelism)));
-            if (tokenizeParallelism > 0) {
-                lines.set(0, lines.get(0).replace(" (", " --tokenize-parallelism " + tokenizeParallelism + " ("));
-            }
-            return lines;
+            String shape = "--parallelism " + parallelism
+                    + (tokenizeParallelism > 0 ? " --tokenize-parallelism " + tokenizeParallelism : "");
+            return lines(built.conf(), built.graph(), shape, built.parallelism(), Math.max(parallelism, tokenizeParallelism));
         } finally {
             Files.deleteIfExists(output);
         }
@@ -90,10 +87,11 @@ public final class ClusterSizing {
     }
 
     /**
-     * The sizing lines for {@code graph} at {@code parallelism} under the client configuration
-     * {@code conf}; TaskManagers of {@code slots} unless {@code conf} sets them.
+     * The sizing lines for {@code graph} at {@code parallelism} (the arguments that gave it:
+     * {@code shape}) under the client configuration {@code conf}; TaskManagers of
+     * {@code slotsByDefault} slots unless {@code conf} sets them.
      */
-    static List<String> lines(ReadableConfig conf, StreamGraph graph, int parallelism, int slotsByDefault) {
+    static List<String> lines(ReadableConfig conf, StreamGraph graph, String shape, int parallelism, int slotsByDefault) {
         Configuration client = Configuration.fromMap(conf.toMap());
         if (!client.contains(TaskManagerOptions.NUM_TASK_SLOTS)) {
             client.set(TaskManagerOptions.NUM_TASK_SLOTS, slotsByDefault);
@@ -109,7 +107,7 @@ public final class ClusterSizing {
                 parallelism).pipelined();
         TaskManagerNetwork.Need embedded = TaskManagerNetwork.of(TaskManagerNetwork.embeddedSizing(client), graph,
                 parallelism);
-        return List.of(String.format(Locale.ROOT, "cluster sizing at --parallelism %d (embed's job graph):", parallelism),
+        return List.of("cluster sizing at " + shape + " (embed's job graph):",
                 "  session/application cluster: " + cluster,
                 String.format(Locale.ROOT, "  the least (pipelined exchanges alone; the rest is blocking exchanges' sort"
                                 + " buffers): %s per slot, %s per TaskManager of %d slot(s)",
