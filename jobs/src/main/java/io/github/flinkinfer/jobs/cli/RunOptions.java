@@ -388,7 +388,10 @@ public class RunOptions implements RunSpec.Source {
         return FlinkDefaults.environment(runtimeMode, restartAttempts, flinkOptions);
     }
 
-    /** Every option of the command with its value; secret-looking ones redacted. */
+    /**
+     * Every option of the command with its value, secret-looking ones redacted; the token budget
+     * and rows per batch as the device resolves them where not given ({@link #batching}).
+     */
     public Map<String, Object> settings() {
         Map<String, Object> settings = new LinkedHashMap<>();
         for (OptionSpec opt : new CommandLine(this).getCommandSpec().options()) {
@@ -401,6 +404,9 @@ public class RunOptions implements RunSpec.Source {
             }
             settings.put(name, SECRET.matcher(name).matches() && value != null ? "<redacted>" : value);
         }
+        BatchingConfig batching = batching(); // the device's defaults where none was given
+        settings.put("--max-batch-tokens", batching.maxBatchTokens());
+        settings.put("--max-batch-size", batching.maxBatchSize());
         return settings;
     }
 
